@@ -1,0 +1,1 @@
+"""Image -> puzzle reading, overlay drawing and the command line. Uses ``solver``."""
