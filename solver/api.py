@@ -91,3 +91,10 @@ def solve(puzzle: Puzzle) -> Result:
     if result.status == "solved" and puzzle.known_solution is not None and result.solution != puzzle.known_solution:
         result.reason = "the solution given with the puzzle differs from the unique solution found"
     return result
+
+
+def grade(puzzle: Puzzle, result: Result) -> str | None:
+    """The difficulty of a solved puzzle: the hardest human technique it needs, or ``"needs search"``."""
+    if result.status != "solved":
+        return None
+    return kinds.of(puzzle).explain(puzzle).grade

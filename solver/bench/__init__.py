@@ -1,0 +1,1 @@
+"""Solver benchmark: ``python -m solver.bench`` (a command that prints figures, not a test)."""
