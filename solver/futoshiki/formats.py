@@ -165,6 +165,9 @@ def _parse_sign_row(body: str, r: int, n: int, relations: list[Relation],
             continue
         if j >= width:
             raise _error(f"a sign right of the last column: the grid is {n} cells wide", line, col, source)
+        if ch in EMPTY_CHARS or ch.isdigit():
+            raise _error(f"a cell row where the sign row between rows {r + 1} and {r + 2} belongs "
+                         "(leave a blank line where there are no signs)", line, col, source)
         if ch not in SIGN_ROW_CHARS:
             raise _error(f"unexpected {ch!r} between two cell rows: expected '^', 'v' or a space", line, col, source)
         if j % 2:
@@ -237,7 +240,7 @@ def _parse_game_id(raw: str, line: int, source: str) -> Puzzle:
                              line, indent + p + 1, source)
             p += 1
     if i < n * n:
-        raise _error(f"only {i} of the {n * n} cells of a {n}x{n} grid", line, indent + len(text), source)
+        raise _error(f"only {i} of the {n * n} cells of a {n}x{n} grid", line, indent + len(text) + 1, source)
     relations = []
     for big, smalls in greater.items():
         for small in smalls:

@@ -33,21 +33,23 @@ class Board:
     units: tuple[tuple[int, ...], ...]  #: rows then columns
     above: tuple[tuple[int, ...], ...]
     below: tuple[tuple[int, ...], ...]
+    unit_bits: tuple[int, ...]  #: per cell, the bitmask of its two units (bit u for ``units[u]``)
 
 
 @lru_cache(maxsize=None)
-def _geometry(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+def _geometry(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
     rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
     cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
     peers = tuple(
         tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n)
     )
-    return peers, rows + cols
+    unit_bits = tuple(1 << (i // n) | 1 << (n + i % n) for i in range(n * n))
+    return peers, rows + cols, unit_bits
 
 
 def board_of(puzzle: Puzzle) -> Board:
     n = puzzle.size
-    peers, units = _geometry(n)
+    peers, units, unit_bits = _geometry(n)
     above: list[list[int]] = [[] for _ in range(n * n)]
     below: list[list[int]] = [[] for _ in range(n * n)]
     for rel in puzzle.relations:
@@ -56,7 +58,7 @@ def board_of(puzzle: Puzzle) -> Board:
         above[s].append(g)
         below[g].append(s)
     return Board(n, (1 << n) - 1, peers, units,
-                 tuple(map(tuple, above)), tuple(map(tuple, below)))
+                 tuple(map(tuple, above)), tuple(map(tuple, below)), unit_bits)
 
 
 def initial_candidates(puzzle: Puzzle, board: Board) -> list[int]:
@@ -67,9 +69,12 @@ def initial_candidates(puzzle: Puzzle, board: Board) -> list[int]:
 def propagate(cand: list[int], todo: list[int], board: Board) -> bool:
     """Propagate in place from the changed cells ``todo``; False on a contradiction."""
     peers, above, below, units, full = board.peers, board.above, board.below, board.units, board.full
+    unit_bits = board.unit_bits
     while True:
+        dirty = 0  # the units where a candidate changed: only they can hold a new hidden single
         while todo:
             i = todo.pop()
+            dirty |= unit_bits[i]
             c = cand[i]
             if not c & (c - 1):
                 for p in peers[i]:
@@ -100,7 +105,9 @@ def propagate(cand: list[int], todo: list[int], board: Board) -> bool:
                             return False
                         cand[j] = nj
                         todo.append(j)
-        for unit in units:
+        for u, unit in enumerate(units):
+            if not dirty >> u & 1:
+                continue
             once = twice = 0
             for i in unit:
                 c = cand[i]

@@ -34,15 +34,29 @@ def count_solutions(puzzle: Puzzle, board: Optional[Board] = None, *, limit: int
 
 
 def _search(cand: list[int], board: Board, found: list[list[int]], limit: int) -> int:
-    """Depth-first search from a propagated state; appends solutions to ``found``; returns nodes visited."""
-    best, fewest = -1, 99
+    """Depth-first search from a propagated state; appends solutions to ``found``; returns nodes visited.
+
+    Branches on the cell with fewest candidates, ties broken towards the cell
+    with most signs to still-open neighbours (they propagate furthest).
+    """
+    above, below = board.above, board.below
+    best, best_key = -1, (99, 0)
     for i, c in enumerate(cand):
         if c & (c - 1):
             k = c.bit_count()
-            if k < fewest:
-                best, fewest = i, k
-                if k == 2:
-                    break
+            if k > best_key[0]:
+                continue
+            signs = 0  # ties go to the cell with most signs to open cells
+            for j in above[i]:
+                cj = cand[j]
+                if cj & (cj - 1):
+                    signs -= 1
+            for j in below[i]:
+                cj = cand[j]
+                if cj & (cj - 1):
+                    signs -= 1
+            if (k, signs) < best_key:
+                best, best_key = i, (k, signs)
     if best < 0:
         found.append(cand)
         return 1
