@@ -13,11 +13,12 @@
 from __future__ import annotations
 
 import random
+from typing import Optional
 
 from ..puzzle import Grid, Puzzle, Relation
 from .formats import MAX_SIZE, MIN_SIZE, NAME
 from .propagate import Board, board_of, initial_candidates, propagate
-from .search import count_solutions, to_grid
+from .search import count_solutions, search_from, to_grid
 from .techniques import explain
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -63,9 +64,18 @@ def _sign(solution: Grid, a: tuple[int, int], b: tuple[int, int]) -> Relation:
     return Relation(a, b, "<" if solution[a[0]][a[1]] < solution[b[0]][b[1]] else ">")
 
 
-def _unique(puzzle: Puzzle) -> bool:
-    found, _ = count_solutions(puzzle, limit=2)
-    return len(found) == 1
+def _solvable(puzzle: Puzzle, *, forbid: Optional[tuple[int, int, int]] = None) -> bool:
+    """Whether ``puzzle`` has a solution (with ``forbid = (row, col, value)`` ruled out)."""
+    board = board_of(puzzle)
+    cand = initial_candidates(puzzle, board)
+    if forbid is not None:
+        r, c, v = forbid
+        cand[r * board.n + c] &= ~(1 << (v - 1))
+    if not propagate(cand, list(range(len(cand))), board):
+        return False
+    found: list[list[int]] = []
+    search_from(cand, board, found, 1)
+    return bool(found)
 
 
 def _propagation_solves(puzzle: Puzzle) -> bool:
@@ -92,15 +102,18 @@ def generate(size: int, *, seed: int, difficulty: str = "medium") -> Puzzle:
         rels = tuple(sorted(relations.values(), key=lambda rel: (rel.a, rel.b)))
         return Puzzle(NAME, n, [row[:] for row in givens], rels, known_solution=None)
 
-    good = _propagation_solves if difficulty == "easy" else _unique
-    _add_givens(puzzle, givens, solution, rng, easy=difficulty == "easy")
+    easy = difficulty == "easy"
+    _add_givens(puzzle, givens, solution, rng, easy=easy)
 
+    # The puzzle is unique with solution S; without one clue any other solution breaks that clue,
+    # so it stays unique exactly when no solution has the given's value ruled out or the sign reversed.
     cells = [(r, c) for r in range(n) for c in range(n) if givens[r][c] is not None]
     rng.shuffle(cells)
     for r, c in cells:
         givens[r][c] = None
-        if not good(puzzle()):
-            givens[r][c] = solution[r][c]
+        if _propagation_solves(puzzle()) if easy else not _solvable(puzzle(), forbid=(r, c, solution[r][c])):
+            continue
+        givens[r][c] = solution[r][c]
     floor = round(SIGN_SHARE[0] * len(pairs))
     order = list(relations)
     rng.shuffle(order)
@@ -108,7 +121,13 @@ def generate(size: int, *, seed: int, difficulty: str = "medium") -> Puzzle:
         if len(relations) <= floor:
             break
         rel = relations.pop(pair)
-        if not good(puzzle()):
+        if easy:
+            keep = not _propagation_solves(puzzle())
+        else:
+            relations[pair] = Relation(rel.a, rel.b, ">" if rel.op == "<" else "<")
+            keep = _solvable(puzzle())
+            del relations[pair]
+        if keep:
             relations[pair] = rel
 
     if difficulty == "medium":

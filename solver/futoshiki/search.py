@@ -29,8 +29,13 @@ def count_solutions(puzzle: Puzzle, board: Optional[Board] = None, *, limit: int
     if not propagate(cand, list(range(len(cand))), board):
         return [], 1
     found: list[list[int]] = []
-    nodes = _search(cand, board, found, limit)
+    nodes = search_from(cand, board, found, limit)
     return found, nodes
+
+
+def search_from(cand: list[int], board: Board, found: list[list[int]], limit: int) -> int:
+    """Search from candidates already propagated; appends up to ``limit`` solutions to ``found``."""
+    return _search(cand, board, found, limit)
 
 
 def _search(cand: list[int], board: Board, found: list[list[int]], limit: int) -> int:

@@ -69,6 +69,8 @@ class _State:
         self.value = [v or 0 for row in puzzle.givens for v in row]
         self.cand = [board.full] * (n * n)
         self.broken = False
+        self.placed = 0  #: placements so far
+        self.latin_done = -1  #: the value of ``placed`` when ``latin_single`` last found nothing
         for i, v in enumerate(self.value):
             if v:
                 self._place(i, v)
@@ -80,6 +82,7 @@ class _State:
         if not self.cand[i] & bit:
             self.broken = True
         self.value[i], self.cand[i] = v, bit
+        self.placed += 1
         for p in self.board.peers[i]:
             if self.value[p] == v:
                 self.broken = True
@@ -152,32 +155,40 @@ def _chains(board: Board) -> tuple[list[list[tuple[int, list[int]]]], list[list[
 
 
 def latin_single(s: _State) -> Optional[Step]:
-    n, board = s.n, s.board
-    full = board.full
-    seen = []
-    for unit in board.units:
-        mask = 0
-        for i in unit:
-            if s.value[i]:
-                mask |= 1 << (s.value[i] - 1)
-        seen.append(mask)
-    for i in range(n * n):
-        if not s.value[i]:
-            left = full & ~(seen[i // n] | seen[n + i % n])
+    if s.latin_done == s.placed:
+        return None  # nothing placed since the last fruitless look: it depends on placed values only
+    n, full, value = s.n, s.board.full, s.value
+    row_vals, col_vals = [0] * n, [0] * n  # the values placed in each row / column
+    rows_with, cols_with = [0] * (n + 1), [0] * (n + 1)  # per value: the rows / columns holding it
+    empty_in_row, empty_in_col = [0] * n, [0] * n  # bitmasks of empty columns / rows
+    for i, v in enumerate(value):
+        r, c = divmod(i, n)
+        if v:
+            row_vals[r] |= 1 << (v - 1)
+            col_vals[c] |= 1 << (v - 1)
+            rows_with[v] |= 1 << r
+            cols_with[v] |= 1 << c
+        else:
+            empty_in_row[r] |= 1 << c
+            empty_in_col[c] |= 1 << r
+    for i, v in enumerate(value):
+        if not v:
+            left = full & ~(row_vals[i // n] | col_vals[i % n])
             if left and not left & (left - 1):
-                v = left.bit_length()
-                return s.placement(LATIN_SINGLE, i, v,
+                return s.placement(LATIN_SINGLE, i, left.bit_length(),
                                    f"the only value not yet in row {i // n + 1} or column {i % n + 1}")
-    for u, unit in enumerate(board.units):
-        cross_base = n if u < n else 0  # the crossing units: columns for a row, rows for a column
-        for v in _values(full & ~seen[u]):
-            bit = 1 << (v - 1)
-            spots = [i for i in unit if not s.value[i]
-                     and not seen[cross_base + (i % n if u < n else i // n)] & bit]
-            if len(spots) == 1:
-                return s.placement(LATIN_SINGLE, spots[0], v,
-                                   f"the only place for {v} in {s.unit_names[u]} "
-                                   f"(every other empty cell there sees a {v})")
+    for is_row in (True, False):
+        for k in range(n):
+            missing = full & ~(row_vals[k] if is_row else col_vals[k])
+            for v in _values(missing):
+                spots = empty_in_row[k] & ~cols_with[v] if is_row else empty_in_col[k] & ~rows_with[v]
+                if spots and not spots & (spots - 1):
+                    j = spots.bit_length() - 1
+                    i = k * n + j if is_row else j * n + k
+                    unit = f"row {k + 1}" if is_row else f"column {k + 1}"
+                    return s.placement(LATIN_SINGLE, i, v, f"the only place for {v} in {unit} "
+                                                           f"(every other empty cell there sees a {v})")
+    s.latin_done = s.placed
     return None
 
 
