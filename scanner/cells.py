@@ -1,0 +1,127 @@
+"""Stage 4, cells: which cells hold ink, the crops handed to the digit reader, and per-cell candidates.
+
+Works on the dewarped grid picture (``rectify.dewarp``): an (n * C, n * C)
+grayscale array where cell ``(row, col)`` is the C x C square at
+``[row*C:(row+1)*C, col*C:(col+1)*C]``.
+
+Ink is measured against the paper (the picture divided by its own closing, so
+shadows cancel); in each cell only connected components near the centre count,
+so remnants of the ruled lines along the edges are not mistaken for a digit.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+INK_SHARE = 0.45  #: a pixel is ink when darker than the paper by this share of the print's contrast
+DIGIT_HEIGHT = 0.28  #: a digit is at least this share of the cell tall
+DOUBT_BAND = 0.08  #: glyph heights this close to DIGIT_HEIGHT are read anyway, with their doubt kept
+
+
+@dataclass
+class CellInk:
+    """One cell's ink: ``height`` of the central glyph as a share of the cell, ``p_filled`` 0..1, and
+    ``crop`` (h, w) uint8 (dark on light, line remnants whitened) for the reader, or None when plainly empty."""
+
+    height: float
+    p_filled: float
+    crop: np.ndarray | None
+
+
+def normalise(gray: np.ndarray, *, cell: int) -> np.ndarray:
+    """(H, W) float32: ``gray`` divided by the paper brightness around each pixel (1 = paper, ~0 = black ink)."""
+    g = gray.astype(np.float32)
+    k = max(3, (cell // 2) | 1)
+    paper = cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.blur(paper, (k, k))
+    return np.clip(g / np.maximum(paper, 1.0), 0.0, 1.0)
+
+
+def ink_level(norm: np.ndarray) -> float:
+    """The brightness (share of paper) below which a pixel of ``norm`` (H, W) counts as ink: part way from the
+    paper (1) to the darkest print (the ruled lines and digits, a low percentile)."""
+    dark = float(np.percentile(norm, 1.5))
+    return 1.0 - INK_SHARE * max(1.0 - dark, 0.15)
+
+
+def _central_glyph(ink: np.ndarray) -> tuple[np.ndarray, float]:
+    """The mask (C', C') of components that belong to a glyph near the centre of a cell interior ``ink``
+    (bool), and the glyph's height as a share of the interior."""
+    size = ink.shape[0]
+    count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    keep = np.zeros(count, bool)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        cx, cy = x + w / 2, y + h / 2
+        touches = x == 0 or y == 0 or x + w == size or y + h == size
+        near_edge = min(x, y, size - x - w, size - y - h) < 0.12 * size
+        long_thin = near_edge and max(w, h) > 0.8 * size and min(w, h) < 0.15 * size  # a ruled-line remnant
+        if long_thin or area < max(3, 0.004 * size * size):
+            continue
+        if touches and (min(w, h) < 0.12 * size or abs(cx - size / 2) > 0.3 * size or abs(cy - size / 2) > 0.3 * size):
+            continue
+        if abs(cx - size / 2) > 0.3 * size or abs(cy - size / 2) > 0.3 * size:
+            continue
+        keep[i] = True
+    if not keep.any():
+        return np.zeros_like(ink, dtype=bool), 0.0
+    mask = keep[labels]
+    rows = np.nonzero(mask.any(axis=1))[0]
+    return mask, float(rows[-1] - rows[0] + 1) / size
+
+
+def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1) -> list[list[CellInk]]:
+    """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
+
+    ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there).
+    """
+    norm = normalise(gray, cell=cell)
+    ink = norm < ink_level(norm)
+    dark = float(np.percentile(norm, 1.5))
+    stretched = (np.clip((norm - dark) / max(1.0 - dark, 0.1), 0.0, 1.0) * 255).astype(np.uint8)
+    cut = max(1, round(trim * cell))
+    out: list[list[CellInk]] = []
+    for r in range(n):
+        row: list[CellInk] = []
+        for c in range(n):
+            y0, x0 = r * cell + cut, c * cell + cut
+            y1, x1 = (r + 1) * cell - cut, (c + 1) * cell - cut
+            mask, height = _central_glyph(ink[y0:y1, x0:x1])
+            p_filled = 1.0 / (1.0 + math.exp(-(height - DIGIT_HEIGHT) / 0.025))
+            crop = None
+            if height >= DIGIT_HEIGHT - DOUBT_BAND:
+                patch = stretched[y0:y1, x0:x1].copy()
+                patch[~cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)] = 255
+                crop = patch
+            row.append(CellInk(height=height, p_filled=p_filled, crop=crop))
+        out.append(row)
+    return out
+
+
+Candidates = list[tuple[int | None, float]]  #: (value or None for empty, probability), best first
+
+
+def combine(ink: CellInk, read: list[tuple[str, float]] | None, *, alphabet: str) -> Candidates:
+    """A cell's candidates from its ink and the reader's labels (``"."`` = nothing), best first.
+
+    Label ``alphabet[i]`` means the value ``i + 1``; other labels are ignored and the
+    rest renormalised; "empty" gets the ink's doubt plus what the reader gave ``"."``.
+    """
+    p_empty = 1.0 - ink.p_filled
+    scores: dict[int | None, float] = {None: p_empty}
+    if read:
+        total = sum(p for label, p in read if label in alphabet or label == ".") or 1.0
+        for label, p in read:
+            share = ink.p_filled * p / total
+            if label == ".":
+                scores[None] += share
+            elif label and label in alphabet:
+                value = alphabet.index(label) + 1
+                scores[value] = scores.get(value, 0.0) + share
+    else:
+        scores[None] = 1.0
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    return [(v, max(p, 1e-6)) for v, p in ranked]

@@ -1,0 +1,310 @@
+"""Stage 2, find the grid: quadrilaterals on the page, confirmed by the ruled lines inside them.
+
+Points are ``(x, y)`` image coordinates (OpenCV's order and the JSON ``quad``
+order); quads are (4, 2) float32 arrays, top-left first, clockwise. Everything
+else (profiles, cells) is ``(row, col)``.
+
+A candidate is kept only when, once rectified, it shows ``n + 1`` evenly
+spaced ruled lines in both directions for some supported ``n`` -- so a title
+box, a text column or a 3x3 box of a larger grid is not taken for the puzzle.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+SIZES = tuple(range(4, 21))  #: grid sizes any kind may have (Sudoku 4/6/9/16, Futoshiki 4..9, Takuzu 4..20)
+CHECK_SIDE = 480  #: side of the square a candidate is rectified to for the line check
+CHECK_MARGIN = 0.03  #: share of the side left around the quad in the check square (so border lines show whole)
+MIN_AREA_FRACTION = 0.02  #: candidates smaller than this share of the image are ignored
+LINE_LEVEL = 0.55  #: share of a row (column) that must be ink for it to count as a ruled line
+
+
+@dataclass
+class Candidate:
+    """A grid candidate: ``quad`` (4, 2) float32 (x, y) in the image searched, its ``size`` n (cells a side),
+    a ``score`` in 0..1 (how clearly the n + 1 lines show), and ``area`` in pixels."""
+
+    quad: np.ndarray
+    size: int
+    score: float
+    area: float
+    lines: tuple = field(default=(), repr=False)  #: (row profile, col profile) of the rectified check image
+
+
+def gray_of(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 grayscale of a (H, W, 3) BGR or (H, W) image."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def ink_mask(gray: np.ndarray, *, block: int | None = None, offset: float = 8.0) -> np.ndarray:
+    """(H, W) uint8 mask, 255 where the pixel is darker than its neighbourhood (ink): adaptive threshold,
+    so shadows and glare do not matter. ``block`` is the neighbourhood side (odd; default ~1/25 of the long side)."""
+    if block is None:
+        block = max(11, (max(gray.shape) // 25) | 1)
+    return cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block | 1, offset)
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """The 4 points (4, 2) (x, y) ordered top-left, top-right, bottom-right, bottom-left (clockwise on screen)."""
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen (y down), starting anywhere
+    start = int(np.argmin(pts.sum(axis=1)))  # top-left: smallest x + y
+    return np.roll(pts, -start, axis=0)
+
+
+def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+    """The 4-corner approximation (4, 2) of a contour's convex hull, or None when it is not quad-like."""
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            break
+    else:
+        return None
+    quad = order_corners(approx.reshape(4, 2))
+    hull_area = cv2.contourArea(hull)
+    quad_area = cv2.contourArea(quad)
+    if quad_area <= 0 or hull_area / quad_area < 0.9 or hull_area / quad_area > 1.1:
+        return None
+    return quad
+
+
+def _line_intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """Intersection (x, y) of two lines given as (vx, vy, x0, y0), or None when (nearly) parallel."""
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = a, b
+    det = vx1 * (-vy2) - vy1 * (-vx2)
+    if abs(det) < 1e-6:
+        return None
+    t = ((x2 - x1) * (-vy2) - (y2 - y1) * (-vx2)) / det
+    return np.array([x1 + t * vx1, y1 + t * vy1], dtype=np.float32)
+
+
+def refine_quad(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``quad`` (4, 2) with its corners moved to the intersections of lines fitted to the outline ``points`` (P, 2)
+    along each side (the middle 80 % of each side, robust fit): corners rounded, broken or touched by a digit
+    no longer pull the quad. The input quad is returned when a side has too few points."""
+    pts = points.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        p, q = quad[i], quad[(i + 1) % 4]
+        d = q - p
+        length = float(np.linalg.norm(d))
+        if length < 1:
+            return quad
+        u = d / length
+        rel = pts - p
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = (along > 0.1 * length) & (along < 0.9 * length) & (across < max(3.0, 0.03 * length))
+        if near.sum() < 10:
+            return quad
+        lines.append(cv2.fitLine(pts[near], cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4))
+    corners = [_line_intersection(lines[i - 1], lines[i]) for i in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    refined = np.array(corners, dtype=np.float32)
+    if np.abs(refined - quad).max() > 0.1 * np.linalg.norm(quad[0] - quad[2]):
+        return quad
+    return refined
+
+
+def _sides_ok(quad: np.ndarray) -> bool:
+    """A plausible photographed square: opposite sides comparable, no side tiny."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 0.25 * sides.max():
+        return False
+    return bool(cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)))
+
+
+def square_corners(side: int, *, margin: float = 0.0) -> np.ndarray:
+    """(4, 2) (x, y) corners of a ``side`` square inset by ``margin`` pixels, top-left first, clockwise."""
+    a, b = margin, side - 1 - margin
+    return np.array([[a, a], [b, a], [b, b], [a, b]], dtype=np.float32)
+
+
+def rectify_square(gray: np.ndarray, quad: np.ndarray, *, side: int, margin: float = 0.0) -> np.ndarray:
+    """(side, side) view of ``gray`` (H, W) where ``quad`` (4, 2) (x, y) maps to the square inset by ``margin``."""
+    h = cv2.getPerspectiveTransform(quad.astype(np.float32), square_corners(side, margin=margin))
+    return cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def line_profiles(mask: np.ndarray, *, reach: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Share of ink along each row and each column of a rectified ink ``mask`` (S, S).
+
+    A pixel counts when there is ink within ``reach`` pixels across the line, so a
+    ruled line tilted or bent by a few pixels still fills its row. Returns
+    ``(rows, cols)``, each (S,) float in 0..1.
+    """
+    side = mask.shape[0]
+    reach = reach or max(2, side // 120)
+    k = 2 * reach + 1
+    across_rows = cv2.dilate(mask, np.ones((k, 1), np.uint8))
+    across_cols = cv2.dilate(mask, np.ones((1, k), np.uint8))
+    rows = across_rows.mean(axis=1) / 255.0
+    cols = across_cols.mean(axis=0) / 255.0
+    return rows, cols
+
+
+def _peak_near(profile: np.ndarray, pos: float, tol: float) -> float:
+    lo = max(0, int(round(pos - tol)))
+    hi = min(len(profile), int(round(pos + tol)) + 1)
+    return float(profile[lo:hi].max()) if hi > lo else 0.0
+
+
+def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float] | None = None,
+                sizes=SIZES, level: float = LINE_LEVEL) -> tuple[int, float]:
+    """The grid size n whose n + 1 evenly spaced lines show in both profiles (S,), and its score in 0..1.
+
+    The lines are expected at ``span[0] + i * (span[1] - span[0]) / n`` (default: the whole profile).
+    The largest n with (almost) every line present wins, so a 9x9 grid is not
+    taken for 3x3. Returns ``(0, 0.0)`` when no size fits.
+    """
+    start, stop = span or (0.0, len(rows) - 1.0)
+    best = (0, 0.0)
+    for n in sizes:
+        step = (stop - start) / n
+        tol = max(2.0, 0.22 * step)
+        peaks = np.array([[_peak_near(p, start + i * step, tol) for i in range(n + 1)] for p in (rows, cols)])
+        inner = peaks[:, 1:-1]
+        present = (inner >= level).mean()
+        # midway between expected lines there must be no line (else n is a divisor of the true size)
+        mids = np.array([[_peak_near(p, start + (i + 0.5) * step, 0.15 * step) for i in range(n)] for p in (rows, cols)])
+        spurious = (mids >= level).mean()
+        if present >= 0.85 and spurious <= 0.1 and peaks[:, [0, -1]].min() >= level * 0.8:
+            score = float(inner.mean() - mids.mean())
+            if n > best[0]:
+                best = (n, score)
+    return best
+
+
+def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, float, tuple]:
+    """Rectify ``quad`` of ``gray`` and count its ruled lines: ``(n, score, (rows, cols))``; n = 0 when it is no grid."""
+    margin = CHECK_MARGIN * CHECK_SIDE
+    square = rectify_square(gray, quad, side=CHECK_SIDE, margin=margin)
+    mask = ink_mask(square, block=(CHECK_SIDE // 16) | 1, offset=6)
+    rows, cols = line_profiles(mask)
+    n, score = count_cells(rows, cols, span=(margin, CHECK_SIDE - 1 - margin), sizes=sizes)
+    return n, score, (rows, cols)
+
+
+def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, limit: int = 12) -> list[np.ndarray]:
+    """Quad-like outlines (4, 2) (x, y) of dark blobs in ``gray`` (H, W), largest first (at most ``limit``)."""
+    mask = ink_mask(gray)
+    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))  # close small breaks in thin borders
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    min_area = min_area_fraction * gray.shape[0] * gray.shape[1]
+    found: list[tuple[float, np.ndarray]] = []
+    for contour in contours:
+        if cv2.contourArea(contour) < min_area:
+            continue
+        quad = _quad_from_contour(contour)
+        if quad is None or not _sides_ok(quad):
+            continue
+        quad = refine_quad(quad, contour)
+        area = float(cv2.contourArea(quad))
+        if any(_same_quad(quad, q) for _, q in found):
+            continue
+        found.append((area, quad))
+    found.sort(key=lambda t: -t[0])
+    return [q for _, q in found[:limit]]
+
+
+def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6) -> list[np.ndarray]:
+    """Quads (4, 2) (x, y) around clusters of similar, adjacent, box-like light regions of ``gray`` (H, W): the
+    cells of a grid. Finds grids whose outer border touches other print (a text frame, a fold, a title)."""
+    mask = ink_mask(gray)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
+    del labels
+    h_img, w_img = gray.shape
+    long_side = max(h_img, w_img)
+    x, y, w, h, area = (stats[:, i].astype(np.float64) for i in range(5))
+    fill = area / np.maximum(1.0, w * h)
+    aspect = w / np.maximum(1.0, h)
+    ok = (
+        (w >= long_side / 90) & (h >= long_side / 90) & (w <= long_side / 5) & (h <= long_side / 5)
+        & (aspect > 0.5) & (aspect < 2.0) & (fill > 0.45)
+        & (x > 0) & (y > 0) & (x + w < w_img) & (y + h < h_img)
+    )
+    idx = np.nonzero(ok)[0]
+    if len(idx) < min_cells:
+        return []
+    size = np.sqrt(w[idx] * h[idx])
+    cx, cy = centroids[idx, 0], centroids[idx, 1]
+    # neighbours: similar size and centres within 1.7 cell sizes
+    parent = np.arange(len(idx))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    dist = np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
+    ratio = size[:, None] / size[None, :]
+    near = (dist < 1.7 * np.maximum(size[:, None], size[None, :])) & (ratio > 0.6) & (ratio < 1.67)
+    np.fill_diagonal(near, False)
+    inner = near.sum(axis=1) >= 2  # a grid cell has at least two neighbouring cells; stray boxes do not
+    near &= inner[:, None] & inner[None, :]
+    for i, j in zip(*np.nonzero(np.triu(near, 1))):
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[ri] = rj
+    roots = np.array([root(i) for i in range(len(idx))])
+    out: list[tuple[int, np.ndarray]] = []
+    for r in np.unique(roots):
+        members = idx[roots == r]
+        if len(members) < min_cells:
+            continue
+        corners = np.concatenate([
+            np.stack([x[members], y[members]], 1), np.stack([x[members] + w[members], y[members]], 1),
+            np.stack([x[members] + w[members], y[members] + h[members]], 1), np.stack([x[members], y[members] + h[members]], 1),
+        ]).astype(np.float32)
+        quad = _quad_from_contour(corners.reshape(-1, 1, 2))
+        if quad is None or not _sides_ok(quad):
+            continue
+        out.append((len(members), quad))
+    out.sort(key=lambda t: -t[0])
+    return [q for _, q in out[:limit]]
+
+
+def _same_quad(a: np.ndarray, b: np.ndarray) -> bool:
+    size = np.linalg.norm(a[0] - a[2])
+    return bool(np.abs(a - b).max() < 0.03 * size)
+
+
+def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candidate]:
+    """Grid candidates in ``image`` (H, W[, 3]), confirmed by their lines, best first.
+
+    Best = largest confirmed area; a candidate lying inside a better one (a box of
+    the grid) is dropped, so every entry is a separate puzzle on the page.
+    """
+    gray = gray_of(image)
+    confirmed: list[Candidate] = []
+    outlines = quads(gray, limit=limit)
+    clusters = [q for q in cell_cluster_quads(gray) if not any(_same_quad(q, o) for o in outlines)]
+    for quad in outlines + clusters:
+        n, score, lines = check(gray, quad, sizes=sizes)
+        if n == 0:
+            continue
+        confirmed.append(Candidate(quad=quad, size=n, score=score, area=float(cv2.contourArea(quad)), lines=lines))
+    confirmed.sort(key=lambda c: -c.area)
+    kept: list[Candidate] = []
+    for cand in confirmed:
+        if any(_inside(cand.quad, k.quad) for k in kept):
+            continue
+        kept.append(cand)
+    return kept
+
+
+def _inside(inner: np.ndarray, outer: np.ndarray) -> bool:
+    """True when most of ``inner``'s centre and corners lie inside ``outer``."""
+    contour = outer.reshape(-1, 1, 2).astype(np.float32)
+    pts = list(inner) + [inner.mean(axis=0)]
+    inside = sum(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in pts)
+    return inside >= 4

@@ -1,0 +1,109 @@
+"""Stage 1, load: an image file as a BGR array in its upright orientation, plus a smaller copy for detection.
+
+Refuses bad files with ``InputError`` before decoding when the header already
+tells (empty, not an image, 1x1, too many pixels), and after decoding when the
+data is truncated or corrupt.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from solver.errors import InputError
+
+MAX_PIXELS = 120_000_000  #: larger images are refused from their header (a 20000x20000 image needs 1.2 GB)
+MIN_SIDE = 32  #: smaller images cannot hold a readable grid
+DETECT_LONG_SIDE = 1100  #: long side of the copy used to find the grid
+
+
+@dataclass
+class Loaded:
+    """The decoded photo: ``image`` (H, W, 3) uint8 BGR at full resolution, upright (EXIF applied);
+    ``small`` the same picture with its long side about ``DETECT_LONG_SIDE``; ``scale`` = small / full."""
+
+    image: np.ndarray
+    small: np.ndarray
+    scale: float
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) read from the file header without decoding the pixels, or None when unknown."""
+    try:
+        from PIL import Image  # Pillow comes with pytesseract; only the header is parsed here
+
+        Image.MAX_IMAGE_PIXELS = None  # we apply our own limit below
+        import io
+
+        with Image.open(io.BytesIO(data)) as im:
+            return int(im.size[0]), int(im.size[1])
+    except Exception:
+        return None
+
+
+def decode(data: bytes, *, name: str = "image", max_pixels: int = MAX_PIXELS) -> np.ndarray:
+    """The upright BGR image (H, W, 3) uint8 held in ``data`` (an encoded JPEG/PNG/TIFF/WebP/BMP file).
+
+    ``cv2.imdecode`` with ``IMREAD_COLOR`` applies the EXIF orientation.
+    """
+    if not data:
+        raise InputError(f"{name}: the file is empty")
+    size = header_size(data)
+    if size is not None:
+        w, h = size
+        if w * h > max_pixels:
+            raise InputError(f"{name}: the image is too large ({w}x{h} pixels; at most {max_pixels // 1_000_000} megapixels)")
+        if min(w, h) < MIN_SIDE:
+            raise InputError(f"{name}: the image is too small ({w}x{h} pixels) to hold a puzzle")
+    buf = np.frombuffer(data, dtype=np.uint8)
+    try:
+        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
+    if image is None or image.size == 0:
+        raise InputError(f"{name}: not an image we can decode (truncated, corrupt or an unknown format)")
+    h, w = image.shape[:2]
+    if h * w > max_pixels:
+        raise InputError(f"{name}: the image is too large ({w}x{h} pixels)")
+    if min(h, w) < MIN_SIDE:
+        raise InputError(f"{name}: the image is too small ({w}x{h} pixels) to hold a puzzle")
+    if _looks_truncated(data, image):
+        raise InputError(f"{name}: the image data is truncated")
+    return image
+
+
+def _looks_truncated(data: bytes, image: np.ndarray) -> bool:
+    """A JPEG whose end-of-image marker is missing and whose bottom rows are a flat fill (libjpeg pads with grey)."""
+    if not data.startswith(b"\xff\xd8"):
+        return False
+    if data.rstrip(b"\x00\n\r ").endswith(b"\xff\xd9"):
+        return False
+    tail = image[-max(2, image.shape[0] // 16):]
+    return float(tail.std()) < 1.0
+
+
+def downscale(image: np.ndarray, *, long_side: int = DETECT_LONG_SIDE) -> tuple[np.ndarray, float]:
+    """``image`` (H, W[, C]) shrunk (area interpolation) so its long side is at most ``long_side``; and the scale used."""
+    h, w = image.shape[:2]
+    scale = min(1.0, long_side / max(h, w))
+    if scale >= 1.0:
+        return image, 1.0
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
+
+
+def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LONG_SIDE) -> Loaded:
+    """Read ``path`` (raises ``InputError`` with a one-line message) and make the detection copy."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder") from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read it ({err.strerror or err})") from None
+    image = decode(data, name=str(path), max_pixels=max_pixels)
+    small, scale = downscale(image, long_side=long_side)
+    return Loaded(image=image, small=small, scale=scale)

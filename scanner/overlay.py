@@ -1,0 +1,129 @@
+"""Stage 6, overlay: the answer drawn into the photo, in perspective, and written safely.
+
+Each missing digit is rendered upright in a square patch, then warped into its
+cell's quad (from the mesh, so curled paper is followed) and blended into the
+full-resolution photo, in a colour chosen to stand out from both the paper and
+the print.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from solver.errors import InputError
+
+from .rectify import Mesh, cell_quads
+
+#: Colours offered for the digits (BGR): red, blue, green, magenta.
+PALETTE = ((30, 30, 220), (200, 80, 0), (40, 150, 20), (170, 30, 170))
+
+
+def _lab(bgr) -> np.ndarray:
+    px = np.uint8([[list(bgr)]])
+    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+
+
+def pick_colour(image: np.ndarray, quad: np.ndarray) -> tuple[int, int, int]:
+    """The palette colour (BGR) farthest (in Lab) from both the paper and the ink inside ``quad`` (4, 2) (x, y)
+    of ``image`` (H, W, 3)."""
+    x0, y0 = np.maximum(quad.min(axis=0).astype(int), 0)
+    x1, y1 = quad.max(axis=0).astype(int)
+    region = image[y0:y1 + 1, x0:x1 + 1]
+    step = max(1, int(np.sqrt(region.shape[0] * region.shape[1] / 40000)))
+    pixels = region[::step, ::step].reshape(-1, 3)
+    if len(pixels) == 0:
+        return PALETTE[0]
+    gray = pixels.astype(np.float32).mean(axis=1)
+    paper = np.median(pixels[gray >= np.percentile(gray, 60)], axis=0)
+    dark = pixels[gray <= np.percentile(gray, 8)]
+    # the ink's colour: the most saturated of the dark pixels tells coloured print from black
+    ink = np.median(dark, axis=0) if len(dark) else np.zeros(3)
+    paper_lab, ink_lab = _lab(paper.astype(np.uint8)), _lab(ink.astype(np.uint8))
+
+    def distance(colour) -> float:
+        lab = _lab(colour)
+        return min(np.linalg.norm(lab - paper_lab), 1.5 * np.linalg.norm(lab[1:] - ink_lab[1:]) + 0.3 * abs(lab[0] - ink_lab[0]))
+
+    return max(PALETTE, key=distance)
+
+
+def _digit_patch(text: str, side: int) -> np.ndarray:
+    """(side, side) float32 alpha 0..1 with ``text`` centred, about 60 % of the side tall."""
+    font = cv2.FONT_HERSHEY_DUPLEX
+    thickness = max(1, round(side / 18))
+    (w, h), _ = cv2.getTextSize(text, font, 1.0, thickness)
+    scale = 0.6 * side / h
+    thickness = max(1, round(side / 18))
+    (w, h), base = cv2.getTextSize(text, font, scale, thickness)
+    patch = np.zeros((side, side), np.uint8)
+    org = ((side - w) // 2, (side + h) // 2)
+    cv2.putText(patch, text, org, font, scale, 255, thickness, cv2.LINE_AA)
+    return patch.astype(np.float32) / 255.0
+
+
+def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str], *,
+                colour: tuple[int, int, int] | None = None) -> np.ndarray:
+    """A copy of ``image`` (H, W, 3) with ``digits`` {(row, col): text} drawn into the cells of ``mesh``
+    (its points in ``image`` pixels)."""
+    out = image.copy()
+    if not digits:
+        return out
+    colour = colour or pick_colour(image, mesh.quad)
+    quads = cell_quads(mesh)
+    sides = np.linalg.norm(quads[:, :, 1] - quads[:, :, 0], axis=-1)
+    side = int(np.clip(np.median(sides), 16, 256))
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    patches: dict[str, np.ndarray] = {}
+    h_img, w_img = image.shape[:2]
+    col = np.array(colour, np.float32)
+    for (r, c), text in digits.items():
+        q = quads[r, c].astype(np.float32)
+        x0, y0 = np.floor(q.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w_img), min(y1, h_img)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        if text not in patches:
+            patches[text] = _digit_patch(text, side)
+        h = cv2.getPerspectiveTransform(src, q - np.float32([x0, y0]))
+        alpha = cv2.warpPerspective(patches[text], h, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)[..., None]
+        roi = out[y0:y1, x0:x1].astype(np.float32)
+        out[y0:y1, x0:x1] = (roi * (1 - alpha) + col * alpha).astype(np.uint8)
+    return out
+
+
+def overlay_path(source: Path, out_dir: Path | None) -> Path:
+    """Where the overlay of ``source`` goes: ``<stem>.solved.jpg`` beside it or in ``out_dir``."""
+    folder = out_dir if out_dir is not None else source.parent
+    return folder / f"{source.stem}.solved.jpg"
+
+
+def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, quality: int = 90) -> Path:
+    """Encode ``image`` (H, W, 3) as JPEG to ``target`` via a temporary file and a rename.
+
+    Refuses (``InputError``) when ``target`` is the input ``source`` itself.
+    """
+    target = Path(target)
+    if source is not None and (target.resolve() == Path(source).resolve()
+                               or (target.exists() and os.path.samefile(target, source))):
+        raise InputError(f"{target}: refusing to overwrite the input photo")
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise InputError(f"{target}: could not encode the overlay")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(buf.tobytes())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return target

@@ -1,0 +1,161 @@
+"""Stage 3, rectify: from a found quad to a straight, evenly ruled picture of the grid.
+
+The 4-point warp straightens a flat grid; curled paper still bends the ruled
+lines, so each line is then followed across the grid (its position is measured
+in every row / column of cells and smoothed by a quadratic), giving a *mesh*
+of line crossings. The mesh maps the uniform grid (cell ``(row, col)`` is the
+square ``[row*C, (row+1)*C) x [col*C, (col+1)*C)``) back to the photo, for
+reading (``dewarp``) and for drawing (``cell_quads``).
+
+Points are ``(x, y)``; the mesh is indexed ``[line_row, line_col]``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .grid_find import gray_of, ink_mask, square_corners
+
+FIT_CELL = 32  #: pixels per cell of the square the lines are followed in
+FIT_MARGIN = 0.04  #: share of the side left around the quad there
+
+
+@dataclass
+class Mesh:
+    """A found grid: ``n`` cells a side; ``points`` (n + 1, n + 1, 2) float64 (x, y) line crossings in the
+    pixels of the image it was fitted on; ``quad`` (4, 2) its outer corners, top-left first, clockwise."""
+
+    n: int
+    points: np.ndarray
+
+    @property
+    def quad(self) -> np.ndarray:
+        p = self.points
+        return np.array([p[0, 0], p[0, -1], p[-1, -1], p[-1, 0]], dtype=np.float32)
+
+    def scaled(self, factor: float) -> "Mesh":
+        """The same mesh in the pixels of the image scaled by ``factor``."""
+        return Mesh(self.n, self.points * factor)
+
+    def rotated(self, quarter_turns: int) -> "Mesh":
+        """The mesh re-indexed so that the grid is read turned by ``quarter_turns`` x 90 degrees clockwise."""
+        return Mesh(self.n, np.rot90(self.points, k=-quarter_turns, axes=(0, 1)).copy())
+
+
+def _follow(profile_strips: np.ndarray, expected: np.ndarray, *, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (L, K) of L lines in K strips: in each strip's profile (K, S), the strongest ink near each
+    expected position (L,); also the strength there (L, K)."""
+    k_strips, side = profile_strips.shape
+    pos = np.zeros((len(expected), k_strips))
+    strength = np.zeros_like(pos)
+    offsets = np.arange(-int(tol), int(tol) + 1)
+    for i, e in enumerate(expected):
+        idx = np.clip(np.round(e).astype(int) + offsets, 0, side - 1)
+        window = profile_strips[:, idx]  # (K, W)
+        # the weighted centre of the strongest run, so thick lines are located at their middle
+        best = window.max(axis=1, keepdims=True)
+        weights = np.where(window >= 0.8 * best, window, 0.0)
+        pos[i] = (weights * idx[None, :]).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        strength[i] = best[:, 0]
+    return pos, strength
+
+
+def _smooth_lines(pos: np.ndarray, strength: np.ndarray, expected: np.ndarray, stations: np.ndarray,
+                  *, level: float) -> np.ndarray:
+    """Each line (L, K) as a quadratic through its confident stations (linear/expected when too few)."""
+    out = np.empty_like(pos)
+    for i in range(len(pos)):
+        good = strength[i] >= level
+        if good.sum() >= 4:
+            coef = np.polyfit(stations[good], pos[i, good], 2)
+            fitted = np.polyval(coef, stations)
+            resid = np.abs(fitted - pos[i])
+            keep = good & (resid < max(1.5, 2.5 * np.median(resid[good]) + 0.5))
+            if keep.sum() >= 4:
+                fitted = np.polyval(np.polyfit(stations[keep], pos[i, keep], 2), stations)
+            out[i] = fitted
+        elif good.sum() >= 2:
+            out[i] = np.polyval(np.polyfit(stations[good], pos[i, good], 1), stations)
+        else:
+            out[i] = expected[i]
+    return out
+
+
+def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CELL) -> Mesh:
+    """The line crossings of the ``n`` x ``n`` grid in ``quad`` (4, 2) (x, y) of ``image`` (H, W[, 3]).
+
+    Rectify with a margin, follow each ruled line (a profile per row/column of
+    cells), fit each line, intersect, and map the crossings back to ``image``.
+    """
+    gray = gray_of(image)
+    side_in = n * cell
+    margin = round(FIT_MARGIN * side_in) + 2
+    side = side_in + 2 * margin
+    h = cv2.getPerspectiveTransform(quad.astype(np.float32), square_corners(side, margin=margin))
+    square = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mask = ink_mask(square, block=(2 * cell + 1), offset=6).astype(np.float32) / 255.0
+    step = (side - 1 - 2 * margin) / n
+    expected = margin + step * np.arange(n + 1)
+    # strips: one per cell along the line (centre of the strip = station)
+    edges = np.round(margin + step * np.arange(n + 1)).astype(int)
+    stations = (edges[:-1] + edges[1:]) / 2.0
+    # a strip is profiled only near its ends (the line crossings): digits sit in the middle of a cell and
+    # would pull the line towards them
+    ends = [np.r_[a:a + (b - a) // 4, b - (b - a) // 4:b] for a, b in zip(edges[:-1], edges[1:])]
+    row_strips = np.stack([mask[:, e].mean(axis=1) for e in ends])  # (n, side)
+    col_strips = np.stack([mask[e, :].mean(axis=0) for e in ends])
+    row_strips = cv2.blur(row_strips, (3, 1))
+    col_strips = cv2.blur(col_strips, (3, 1))
+    tol = 0.3 * step
+    hy, hs = _follow(row_strips, expected, tol=tol)  # horizontal lines: y at each column station
+    vx, vs = _follow(col_strips, expected, tol=tol)  # vertical lines: x at each row station
+    hy = _smooth_lines(hy, hs, expected, stations, level=0.45)
+    vx = _smooth_lines(vx, vs, expected, stations, level=0.45)
+    # crossings: horizontal line i at x = vertical line k's x near that row (two fixed-point rounds)
+    hcoef = [np.polyfit(stations, hy[i], 2) for i in range(n + 1)]
+    vcoef = [np.polyfit(stations, vx[k], 2) for k in range(n + 1)]
+    pts = np.zeros((n + 1, n + 1, 2))
+    for i in range(n + 1):
+        for k in range(n + 1):
+            x, y = expected[k], expected[i]
+            for _ in range(3):
+                x = np.polyval(vcoef[k], y)
+                y = np.polyval(hcoef[i], x)
+            pts[i, k] = (x, y)
+    back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(n + 1, n + 1, 2)
+    return Mesh(n, back)
+
+
+def uniform_maps(mesh: Mesh, *, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.remap`` maps (N, N) float32 (N = n * cell): for each pixel of the uniform grid picture, where it
+    lies in the image the mesh was fitted on (bilinear inside each cell's quad)."""
+    n = mesh.n
+    t = (np.arange(cell) + 0.5) / cell  # position inside a cell, 0..1
+    p = mesh.points
+    # corners of every cell, (n, n, 2) each
+    a, b, c, d = p[:-1, :-1], p[:-1, 1:], p[1:, 1:], p[1:, :-1]
+    ty = t[:, None, None]  # (cell, 1, 1)
+    tx = t[None, :, None]  # (1, cell, 1)
+    out = np.empty((n, cell, n, cell, 2), np.float32)
+    for r in range(n):
+        top = a[r][:, None, None, :] * (1 - tx) + b[r][:, None, None, :] * tx  # (n, 1, cell, 2)
+        bottom = d[r][:, None, None, :] * (1 - tx) + c[r][:, None, None, :] * tx
+        block = top * (1 - ty[None]) + bottom * ty[None]  # (n, cell, cell, 2)
+        out[r] = block.transpose(1, 0, 2, 3)
+    out = out.reshape(n * cell, n * cell, 2)
+    return out[..., 0].copy(), out[..., 1].copy()
+
+
+def dewarp(image: np.ndarray, mesh: Mesh, *, cell: int) -> np.ndarray:
+    """The grid of ``image`` (H, W[, C]) resampled so every cell is a ``cell`` x ``cell`` square:
+    (n * cell, n * cell[, C]), cell ``(row, col)`` at ``[row*cell:(row+1)*cell, col*cell:(col+1)*cell]``."""
+    mx, my = uniform_maps(mesh, cell=cell)
+    return cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def cell_quads(mesh: Mesh) -> np.ndarray:
+    """(n, n, 4, 2) (x, y) corners of every cell, top-left first, clockwise."""
+    p = mesh.points
+    return np.stack([p[:-1, :-1], p[:-1, 1:], p[1:, 1:], p[1:, :-1]], axis=2)

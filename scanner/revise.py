@@ -1,0 +1,150 @@
+"""Stage 5, revise: let the rules check the reading.
+
+Each cell has candidates ``[(value or None, probability), ...]`` best first.
+The raw reading takes every cell's best candidate. When those givens clash, or
+have no or several solutions, the cheapest sets of changes (a cell swapped to a
+runner-up; cost = log(p_best / p_runner_up), summed) are tried best-first
+until a reading with exactly one solution turns up. A reading is accepted only
+when it is clearly the most likely one: few changes, a small total cost, and no
+second uniquely solvable reading nearly as likely with a different solution -- drawing a wrong
+answer confidently is worse than saying the photo could not be read.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from solver.puzzle import Grid, Puzzle, Result
+
+Candidates = list[tuple[Optional[int], float]]
+Cell = tuple[int, int]
+
+MAX_CHANGES = 3  #: more changed cells than this is no longer a reading of the photo
+MAX_COST = 6.0  #: total log-odds a revision may cost (~ e**6 = 400 times less likely than the raw reading)
+RIVAL_MARGIN = 2.3  #: a second unique reading within this cost (10x likelihood) of the best makes the photo unreadable
+MAX_SOLVES = 250  #: bound on solver calls
+MAX_ALTERNATIVES = 30  #: runner-ups considered (the cheapest)
+MIN_ALT_P = 1e-4  #: runner-ups less likely than this are never tried
+
+
+@dataclass
+class Revision:
+    """The outcome: ``status`` "solved" (unique reading and solution) or "unreadable"; ``grid`` the givens read;
+    ``result`` the solver's Result for them (None when unreadable without one); ``changes`` the cells changed
+    from the raw reading as ``((row, col), raw_value, new_value)``; ``cost`` their summed log-odds;
+    ``reason`` why unreadable; ``solves`` solver calls made."""
+
+    status: str
+    grid: Grid
+    result: Optional[Result]
+    changes: list[tuple[Cell, Optional[int], Optional[int]]] = field(default_factory=list)
+    cost: float = 0.0
+    reason: Optional[str] = None
+    solves: int = 0
+
+
+def raw_reading(cands: list[list[Candidates]]) -> Grid:
+    """Every cell's best candidate (n x n)."""
+    return [[cell[0][0] for cell in row] for row in cands]
+
+
+def alternatives(cands: list[list[Candidates]], *, limit: int = MAX_ALTERNATIVES) -> list[tuple[float, Cell, Optional[int]]]:
+    """The cheapest runner-ups ``(cost, (row, col), value)``, cheapest first."""
+    alts = []
+    for r, row in enumerate(cands):
+        for c, cell in enumerate(row):
+            best_p = cell[0][1]
+            for value, p in cell[1:]:
+                if p >= MIN_ALT_P:
+                    alts.append((math.log(best_p / p), (r, c), value))
+    alts.sort(key=lambda t: t[0])
+    return alts[:limit]
+
+
+def _subsets(alts, *, max_changes: int, max_cost: float):
+    """Subsets of ``alts`` (sorted by cost) in non-decreasing total cost, at most one change per cell."""
+    if not alts:
+        return
+    heap = [(alts[0][0], (0,))]
+    while heap:
+        cost, idx = heapq.heappop(heap)
+        if cost > max_cost:
+            return
+        cells = [alts[i][1] for i in idx]
+        if len(set(cells)) == len(cells):
+            yield cost, idx
+        last = idx[-1]
+        if last + 1 < len(alts):
+            # replace the last element by the next one; or extend by the next one
+            heapq.heappush(heap, (cost - alts[last][0] + alts[last + 1][0], idx[:-1] + (last + 1,)))
+            if len(idx) < max_changes:
+                heapq.heappush(heap, (cost + alts[last + 1][0], idx + (last + 1,)))
+
+
+def revise(
+    cands: list[list[Candidates]],
+    make_puzzle: Callable[[Grid], Puzzle],
+    solve: Callable[[Puzzle], Result],
+    *,
+    clash: Callable[[Puzzle], Optional[str]] | None = None,
+    max_changes: int = MAX_CHANGES,
+    max_cost: float = MAX_COST,
+    rival_margin: float = RIVAL_MARGIN,
+    max_solves: int = MAX_SOLVES,
+) -> Revision:
+    """The most likely reading of ``cands`` (n x n candidate lists) whose puzzle has exactly one solution.
+
+    ``make_puzzle(grid)`` builds the puzzle for a grid of givens; ``solve`` is
+    ``solver.api.solve``; ``clash`` (optional, cheap) names a rule the givens break,
+    to skip the solver for readings that clash.
+    """
+    raw = raw_reading(cands)
+    alts = alternatives(cands)
+    found: list[tuple[float, Grid, Result, tuple]] = []
+    solves = 0
+    first_result: Optional[Result] = None
+
+    def attempt(cost: float, idx: tuple) -> None:
+        nonlocal solves, first_result
+        grid = [list(row) for row in raw]
+        for i in idx:
+            _, (r, c), value = alts[i]
+            grid[r][c] = value
+        puzzle = make_puzzle(grid)
+        if clash is not None and clash(puzzle):
+            return
+        solves += 1
+        result = solve(puzzle)
+        if not idx:
+            first_result = result
+        if result.status == "solved":
+            found.append((cost, grid, result, idx))
+
+    attempt(0.0, ())
+    if not found or _doubtful(cands):
+        for cost, idx in _subsets(alts, max_changes=max_changes, max_cost=max_cost):
+            if solves >= max_solves:
+                break
+            if found and cost > found[0][0] + rival_margin:
+                break
+            attempt(cost, idx)
+            if len(found) >= 2:
+                break
+    if not found:
+        why = "no reading of the givens within a few likely corrections has exactly one solution"
+        if first_result is not None and first_result.status == "ambiguous" and not alts:
+            why = "the givens read have more than one solution"
+        return Revision("unreadable", raw, first_result, reason=why, solves=solves)
+    cost, grid, result, idx = found[0]
+    changes = [((r, c), raw[r][c], grid[r][c]) for (r, c) in sorted({alts[i][1] for i in idx})]
+    if len(found) >= 2 and found[1][0] - cost <= rival_margin and found[1][2].solution != result.solution:
+        return Revision("unreadable", grid, result, changes, cost, solves=solves,
+                        reason="two different readings of the photo both make a valid puzzle")
+    return Revision("solved", grid, result, changes, cost, solves=solves)
+
+
+def _doubtful(cands: list[list[Candidates]], *, level: float = 0.8) -> bool:
+    """True when some cell's best candidate is not clearly the best (so a rival reading must be ruled out)."""
+    return any(cell[0][1] < level for row in cands for cell in row)
