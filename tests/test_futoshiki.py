@@ -170,12 +170,12 @@ def test_read_puzzles_finds_the_futoshiki_kind():
 def any_puzzles(draw):
     """Arbitrary givens and signs (not necessarily solvable): what the formats must carry."""
     n = draw(st.integers(4, 9))
-    givens = [[draw(st.one_of(st.none(), st.integers(1, n))) for _ in range(n)] for _ in range(n)]
+    flat = draw(st.lists(st.integers(0, n), min_size=n * n, max_size=n * n))
+    givens = [flat[r * n:(r + 1) * n] for r in range(n)]
     pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
     pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
-    chosen = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=len(pairs)))
-    rels = [Relation(a, b, draw(st.sampled_from("<>"))) for a, b in chosen]
-    return puzzle(givens, rels)
+    signs = draw(st.lists(st.sampled_from(" <>"), min_size=len(pairs), max_size=len(pairs)))
+    return puzzle(givens, [Relation(a, b, op) for (a, b), op in zip(pairs, signs) if op != " "])
 
 
 @settings(max_examples=60, deadline=None)

@@ -349,21 +349,19 @@ TECHNIQUES: tuple[tuple[str, Callable[[_State], Optional[Step]]], ...] = (
 )
 
 
-def explain(puzzle: Puzzle, *, max_steps: Optional[int] = None,
-            hardest: Optional[str] = None) -> Explanation:
+def explain(puzzle: Puzzle, *, max_steps: Optional[int] = None) -> Explanation:
     """Solve like a person: the steps, the grade and the grid reached.
 
-    ``hardest`` stops the ladder at that technique (the generator uses it to
-    ask "can this be solved with easy techniques?").
+    Stops after ``max_steps`` steps when given (``complete`` is then False and
+    the grade is the hardest technique used so far).
     """
     state = _State(puzzle, board_of(puzzle))
-    ladder = TECHNIQUES if hardest is None else TECHNIQUES[: difficulty_rank(hardest) + 1]
     steps: list[Step] = []
     hardest_used = -1
     while not state.broken and not state.full():
         if max_steps is not None and len(steps) >= max_steps:
             break
-        for rank, (_, find) in enumerate(ladder):
+        for rank, (_, find) in enumerate(TECHNIQUES):
             step = find(state)
             if step is not None:
                 break
