@@ -8,7 +8,7 @@ from .errors import ParseError, ScanSolveError, ExitCode
 from .puzzle import Puzzle, Result
 
 _SIGNS = set("<>^v∧∨")
-_TATHAM_ID = re.compile(r"^\s*\d+:[0-9]")
+_TATHAM_ID = re.compile(r"^\s*\d+(?:d[a-z])?:[0-9a-z]")
 _EULER = re.compile(r"^\s*Grid\s+\d+", re.MULTILINE)
 _SEPARATORS = set("|+ \t")
 
