@@ -36,11 +36,10 @@ def sniff_kind(text: str) -> str:
         # One puzzle a line: the first field holds the whole grid.
         cells = first[0]
         n = round(len(cells) ** 0.5)
-        rows = None
     else:
-        cells = "".join(ch for ch in body if ch not in _SEPARATORS)
-        rows = len(lines)
-        n = rows
+        grid_lines = [ln for ln in lines if set(ln.strip()) - set("-+|= \t")]
+        cells = "".join(ch for ch in "".join(grid_lines) if ch not in _SEPARATORS)
+        n = len(grid_lines)
     symbols = set(cells) - set(".-_")
     if symbols <= {"0", "1"}:
         return "takuzu"

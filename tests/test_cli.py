@@ -80,7 +80,7 @@ def test_contradictory_givens_are_reported_as_such(capsys, puzzle_file):
     [
         ("12345\n", ExitCode.MALFORMED, ":1"),
         ("0" * 80 + "x\n", ExitCode.MALFORMED, ":1:81"),
-        ("1" * 100 + "\n", ExitCode.MALFORMED, ":1"),
+        ("2" * 100 + "\n", ExitCode.MALFORMED, ":1"),
     ],
 )
 def test_malformed_text_gives_one_line_with_its_position(capsys, puzzle_file, text, code, words):
