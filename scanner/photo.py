@@ -122,10 +122,12 @@ def _changed_text(changes) -> list[str]:
 
 def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, debug_dir: Path | None = None,
                engine: str = "auto", draw: bool = True,
-               solve: Callable[[Puzzle], object] = solve_puzzle, max_grids: int = 1) -> list[dict]:
+               solve: Callable[[Puzzle], object] = solve_puzzle, max_grids: int = 1, reader=None) -> list[dict]:
     """Records (``scanner.report.puzzle_record`` + ``quad``, ``overlay``, ``changed``, ``confidence``,
     ``timings``) for the puzzles in the photo at ``path``.
 
+    ``reader`` (an engine object) replaces the engine named by ``engine``; ``solve``
+    replaces ``solver.api.solve``; ``max_grids`` bounds the puzzles read from one photo.
     Raises ``InputError`` for a file that is not a usable image and
     ``NoPuzzleError`` when no grid is found. An unreadable puzzle gives a
     record with status ``unreadable`` and no overlay.
@@ -143,7 +145,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         debug.write_stage(debug_dir, "01_quad.jpg", debug.quad_picture(loaded.small, [], None))
         raise NoPuzzleError(f"{path}: no puzzle grid found in the image")
     with timer.stage("engine"):
-        reader = get_engine(engine)
+        reader = reader or get_engine(engine)
     records = []
     for index, cand in enumerate(candidates[:max_grids]):
         n = cand.size

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -24,7 +25,8 @@ Cell = tuple[int, int]
 MAX_CHANGES = 3  #: more changed cells than this is no longer a reading of the photo
 MAX_COST = 6.0  #: total log-odds a revision may cost (~ e**6 = 400 times less likely than the raw reading)
 RIVAL_MARGIN = 2.3  #: a second unique reading within this cost (10x likelihood) of the best makes the photo unreadable
-MAX_SOLVES = 250  #: bound on solver calls
+MAX_SOLVES = 80  #: bound on solver calls
+MAX_SECONDS = 0.15  #: bound on the time spent searching
 MAX_ALTERNATIVES = 30  #: runner-ups considered (the cheapest)
 MIN_ALT_P = 1e-4  #: runner-ups less likely than this are never tried
 
@@ -93,6 +95,7 @@ def revise(
     max_cost: float = MAX_COST,
     rival_margin: float = RIVAL_MARGIN,
     max_solves: int = MAX_SOLVES,
+    max_seconds: float = MAX_SECONDS,
 ) -> Revision:
     """The most likely reading of ``cands`` (n x n candidate lists) whose puzzle has exactly one solution.
 
@@ -124,13 +127,14 @@ def revise(
 
     attempt(0.0, ())
     if not found or _doubtful(cands):
+        deadline = time.perf_counter() + max_seconds
         for cost, idx in _subsets(alts, max_changes=max_changes, max_cost=max_cost):
-            if solves >= max_solves:
+            if solves >= max_solves or time.perf_counter() > deadline:
                 break
             if found and cost > found[0][0] + rival_margin:
                 break
             attempt(cost, idx)
-            if len(found) >= 2:
+            if any(f[2].solution != found[0][2].solution for f in found[1:]):
                 break
     if not found:
         why = "no reading of the givens within a few likely corrections has exactly one solution"
