@@ -52,24 +52,23 @@ def pick_colour(image: np.ndarray, quad: np.ndarray) -> tuple[int, int, int]:
 
 
 def _digit_patch(text: str, side: int) -> np.ndarray:
-    """(side, side) float32 alpha 0..1 with ``text`` centred, about 60 % of the side tall."""
+    """(side, side) uint8 alpha 0..255 with ``text`` centred, about 60 % of the side tall."""
     font = cv2.FONT_HERSHEY_DUPLEX
     thickness = max(1, round(side / 18))
-    (w, h), _ = cv2.getTextSize(text, font, 1.0, thickness)
+    (w, h), _ = cv2.getTextSize(text, font, 1.0, 1)
     scale = 0.6 * side / h
-    thickness = max(1, round(side / 18))
-    (w, h), base = cv2.getTextSize(text, font, scale, thickness)
+    w, h = round(w * scale), round(h * scale)
     patch = np.zeros((side, side), np.uint8)
     org = ((side - w) // 2, (side + h) // 2)
     cv2.putText(patch, text, org, font, scale, 255, thickness, cv2.LINE_AA)
-    return patch.astype(np.float32) / 255.0
+    return patch
 
 
 def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str], *,
-                colour: tuple[int, int, int] | None = None) -> np.ndarray:
-    """A copy of ``image`` (H, W, 3) with ``digits`` {(row, col): text} drawn into the cells of ``mesh``
-    (its points in ``image`` pixels)."""
-    out = image.copy()
+                colour: tuple[int, int, int] | None = None, inplace: bool = False) -> np.ndarray:
+    """``image`` (H, W, 3) with ``digits`` {(row, col): text} drawn into the cells of ``mesh`` (its points in
+    ``image`` pixels); a copy unless ``inplace``."""
+    out = image if inplace else image.copy()
     if not digits:
         return out
     colour = colour or pick_colour(image, mesh.quad)
@@ -79,7 +78,6 @@ def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str
     src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     patches: dict[str, np.ndarray] = {}
     h_img, w_img = image.shape[:2]
-    col = np.array(colour, np.float32)
     for (r, c), text in digits.items():
         q = quads[r, c].astype(np.float32)
         x0, y0 = np.floor(q.min(axis=0)).astype(int)
@@ -90,9 +88,12 @@ def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str
         if text not in patches:
             patches[text] = _digit_patch(text, side)
         h = cv2.getPerspectiveTransform(src, q - np.float32([x0, y0]))
-        alpha = cv2.warpPerspective(patches[text], h, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)[..., None]
-        roi = out[y0:y1, x0:x1].astype(np.float32)
-        out[y0:y1, x0:x1] = (roi * (1 - alpha) + col * alpha).astype(np.uint8)
+        alpha = cv2.warpPerspective(patches[text], h, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        a = alpha.astype(np.float32) * (1.0 / 255.0)
+        roi = out[y0:y1, x0:x1]
+        paint = np.empty_like(roi)
+        paint[:] = colour
+        out[y0:y1, x0:x1] = cv2.blendLinear(roi, paint, 1.0 - a, a)
     return out
 
 

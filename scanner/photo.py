@@ -170,7 +170,8 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
             with timer.stage("overlay"):
                 digits = {(r, c): alphabet[rev.result.solution[r][c] - 1]
                           for r in range(n) for c in range(n) if rev.grid[r][c] is None}
-                drawn = overlay.draw_digits(loaded.image, reading.mesh, digits)
+                # drawn in place: the decoded photo is not needed afterwards (debug pictures use the small copy)
+                drawn = overlay.draw_digits(loaded.image, reading.mesh, digits, inplace=True)
                 target = overlay.overlay_path(path, out_dir)
                 if index:
                     target = target.with_name(f"{path.stem}.{index + 1}.solved.jpg")
