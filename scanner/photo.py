@@ -71,6 +71,11 @@ def get_engine(name: str):
     return ocr_engine(name)
 
 
+def ink_gray(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 where coloured print (red, blue digits) is as dark as black: the darkest channel."""
+    return image if image.ndim == 2 else np.min(image, axis=2)
+
+
 def sudoku_puzzle(grid: Grid, *, source: str = "", index: int = 0) -> Puzzle:
     n = len(grid)
     return Puzzle(kind="sudoku", size=n, givens=[list(r) for r in grid], box=SUDOKU_BOXES[n],
@@ -90,17 +95,56 @@ def read_grid(full: np.ndarray, small: np.ndarray, scale: float, cand: grid_find
             source, mesh_src = small, mesh_small
         else:
             source, mesh_src = full, mesh_small.scaled(1.0 / scale)
-        gray = grid_find.gray_of(source)
-        picture = rectify.dewarp(gray, mesh_src, cell=READ_CELL)
+        picture = ink_gray(rectify.dewarp(source, mesh_src, cell=READ_CELL))
     with timer.stage("ink"):
         inks = cells_stage.measure(picture, n, cell=READ_CELL)
     with timer.stage("read"):
-        todo = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
-        labels = engine.read([inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
-        got = dict(zip(todo, labels))
-        cands = [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet) for c in range(n)]
-                 for r in range(n)]
-    return Reading(mesh=mesh_small.scaled(1.0 / scale), picture=picture, cands=cands, timer=timer)
+        quarter, inks, cands = orient_and_read(inks, engine, alphabet=alphabet)
+    mesh_full = mesh_small.scaled(1.0 / scale).rotated(quarter)
+    picture = np.ascontiguousarray(np.rot90(picture, k=-quarter))
+    return Reading(mesh=mesh_full, picture=picture, cands=cands, timer=timer)
+
+
+def read_cells(inks, engine, *, alphabet: str) -> list:
+    """Candidates (n x n) for the cells: the engine reads only the cells with ink."""
+    n = len(inks)
+    todo = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
+    labels = engine.read([inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
+    got = dict(zip(todo, labels))
+    return [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet) for c in range(n)]
+            for r in range(n)]
+
+
+def _turn(inks, quarter: int):
+    """The ink grid (n x n of CellInk) as seen after turning the photo ``quarter`` x 90 degrees clockwise."""
+    grid = np.empty((len(inks), len(inks)), dtype=object)
+    for r, row in enumerate(inks):
+        for c, ink in enumerate(row):
+            crop = None if ink.crop is None else np.ascontiguousarray(np.rot90(ink.crop, k=-quarter))
+            grid[r, c] = cells_stage.CellInk(ink.height, ink.p_filled, crop)
+    return np.rot90(grid, k=-quarter).tolist()
+
+
+def _fit(cands) -> float:
+    """Mean log-probability of the best candidate over the cells with ink (how well the digits read)."""
+    probs = [cell[0][1] for row in cands for cell in row if cell[0][0] is not None]
+    return float(np.mean(np.log(probs))) if probs else -np.inf
+
+
+def orient_and_read(inks, engine, *, alphabet: str, sure: float = -0.1):
+    """Read the cells upright; when the digits read poorly, also turned by 90/180/270 degrees, keeping the
+    orientation whose digits read best. Returns (quarter turns clockwise, inks, candidates)."""
+    cands = read_cells(inks, engine, alphabet=alphabet)
+    best = (_fit(cands), 0, inks, cands)
+    if best[0] >= sure:
+        return 0, inks, cands
+    for quarter in (1, 2, 3):
+        turned = _turn(inks, quarter)
+        turned_cands = read_cells(turned, engine, alphabet=alphabet)
+        score = _fit(turned_cands)
+        if score > best[0] + 0.5:  # a clear margin: the upright reading is kept on near-ties
+            best = (score, quarter, turned, turned_cands)
+    return best[1], best[2], best[3]
 
 
 def _clash_check(kind: str):
