@@ -11,7 +11,7 @@ from solver.api import solve
 from solver.errors import ScanSolveError
 from solver.puzzle import Puzzle
 
-from .conftest import shared_path
+from conftest import shared_path
 
 
 def _truth(dat) -> list[list[int | None]]:
