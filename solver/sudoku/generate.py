@@ -7,8 +7,8 @@ order, as long as the puzzle stays acceptable for the difficulty:
 - ``easy``: solvable by naked and hidden singles alone, and at least about
   half the cells stay given;
 - ``medium``: solvable by naked and hidden singles alone, as few givens as that allows;
-- ``hard``: a unique solution, as few givens as that allows (may need advanced
-  techniques or search).
+- ``hard``: as ``medium``, then more pairs removed while the solution stays
+  unique (may need advanced techniques or search).
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def generate(size: int, *, seed: int, difficulty: str = "medium") -> Puzzle:
         raise ValueError(f"no Sudoku of size {size}; sizes: {', '.join(map(str, SIZES))}")
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}; known: {', '.join(DIFFICULTIES)}")
-    rng = random.Random(f"sudoku-{size}-{seed}-{difficulty}")
+    rng = random.Random(f"sudoku-{size}-{seed}")  # one grid per seed: harder removes more from it
     solution = full_grid(size, rng)
     givens: Grid = [row[:] for row in solution]
     cells = size * size
@@ -58,19 +58,26 @@ def generate(size: int, *, seed: int, difficulty: str = "medium") -> Puzzle:
     rng.shuffle(order)
     count = cells
     box = box_shape(size)
-    for i in order:
-        pair = {i, cells - 1 - i}
-        if count - len(pair) < floor:
-            break
-        for j in pair:
-            givens[j // size][j % size] = None
-        if difficulty == "hard":
-            ok = len(count_solutions(Puzzle("sudoku", size, givens, box=box), 2)[0]) == 1
-        else:
-            ok = _singles_solve(givens, size)
-        if ok:
-            count -= len(pair)
-        else:
+
+    def unique(g: Grid) -> bool:
+        return len(count_solutions(Puzzle("sudoku", size, g, box=box), 2)[0]) == 1
+
+    # Singles first (cheap); for "hard", the pairs they could not remove are retried with a full uniqueness check.
+    rejected: list[int] = []
+    passes = [(order, lambda g: _singles_solve(g, size))]
+    if difficulty == "hard":
+        passes.append((rejected, unique))
+    for cells_to_try, acceptable in passes:
+        for i in list(cells_to_try):
+            pair = {i, cells - 1 - i}
+            if count - len(pair) < floor:
+                break
             for j in pair:
-                givens[j // size][j % size] = solution[j // size][j % size]
+                givens[j // size][j % size] = None
+            if acceptable(givens):
+                count -= len(pair)
+            else:
+                rejected.append(i)
+                for j in pair:
+                    givens[j // size][j % size] = solution[j // size][j % size]
     return Puzzle(kind="sudoku", size=size, givens=givens, box=box, source=f"generated:{seed}:{difficulty}")

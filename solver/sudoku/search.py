@@ -15,6 +15,23 @@ from .geometry import Geometry, geometry
 from .propagation import candidates, grid_of, propagate
 
 
+def _branch_cell(cand: list[int], fixed: list[bool], geo: Geometry) -> int:
+    """An open cell with the fewest candidates, ties broken by the most open peers (-1 when all are fixed)."""
+    fewest = geo.n + 1
+    tied: list[int] = []
+    for i, c in enumerate(cand):
+        if not fixed[i]:
+            k = c.bit_count()
+            if k < fewest:
+                fewest, tied = k, [i]
+            elif k == fewest:
+                tied.append(i)
+    if len(tied) <= 1:
+        return tied[0] if tied else -1
+    peers = geo.peers
+    return max(tied, key=lambda i: sum(not fixed[p] for p in peers[i]))
+
+
 def search(givens: Grid, geo: Geometry, *, limit: int = 2, rng: Optional[random.Random] = None) -> tuple[list[Grid], int]:
     """Up to ``limit`` solutions and the number of nodes visited (generic, any size).
 
@@ -30,14 +47,7 @@ def search(givens: Grid, geo: Geometry, *, limit: int = 2, rng: Optional[random.
     while True:
         nodes += 1
         if ok:
-            best, fewest = -1, n + 1
-            for i, c in enumerate(cand):
-                if not fixed[i]:
-                    k = c.bit_count()
-                    if k < fewest:
-                        best, fewest = i, k
-                        if k == 2:
-                            break
+            best = _branch_cell(cand, fixed, geo)
             if best < 0:
                 solutions.append(grid_of(cand, n))
                 if len(solutions) >= limit:
