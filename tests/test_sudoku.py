@@ -72,6 +72,15 @@ def test_parse_16x16_letters_case_insensitive():
     assert one(line.lower()).givens == p.givens == one(line).givens
 
 
+def test_parse_16x16_grid_rows_without_spaces():
+    p = sudoku.generate(16, seed=4, difficulty="easy")
+    line = sudoku.format_line(p)
+    rows = [line[16 * r:16 * r + 16] for r in range(16)]
+    text = "\n".join("|".join(row[k:k + 4] for k in range(0, 16, 4)) for row in rows)
+    assert one(text).givens == p.givens
+    assert one("\n".join(rows)).givens == p.givens  # 16 lines of 16 symbols: one 16x16 grid
+
+
 @settings(max_examples=60, deadline=None)
 @given(size=st.sampled_from([4, 6, 9, 16]), data=st.data())
 def test_formats_round_trip(size, data):
@@ -284,3 +293,11 @@ def test_explain_small_and_big_sizes():
         p = sudoku.generate(size, seed=2, difficulty="medium")
         expl = sudoku.explain(p)
         assert expl.complete and sudoku.is_solution(p, expl.grid)
+
+
+def test_kind_solve_names_the_clash_itself():
+    p = one(EASY)
+    p.givens[0][0] = 3  # r1c3 is 3 already
+    result = sudoku.solve(p)
+    assert result.status == "impossible" and result.contradiction
+    assert "two 3s in row 1 (r1c1 and r1c3)" in result.reason

@@ -19,10 +19,12 @@ def solve(puzzle: Puzzle) -> Result:
     """Exact solve: ``solved`` / ``ambiguous`` (two solutions) / ``impossible`` (with the clash as reason)."""
     if puzzle.size not in SIZES:
         raise ValueError(f"no Sudoku of size {puzzle.size}; sizes: {', '.join(map(str, SIZES))}")
-    clash = check_givens(puzzle)
-    if clash:
-        return Result("impossible", reason=f"contradictory givens: {clash}", contradiction=True)
-    return _search.solve(puzzle)
+    result = _search.solve(puzzle)
+    if result.status == "impossible":  # name the clash when the givens themselves break a rule
+        clash = check_givens(puzzle)
+        if clash:
+            return Result("impossible", reason=f"contradictory givens: {clash}", contradiction=True, nodes=result.nodes)
+    return result
 
 
 from .techniques import explain  # noqa: E402

@@ -129,6 +129,8 @@ def _blocks(lines: list[str]):
 def _is_line_block(block: list[tuple[int, str]]) -> bool:
     """True when a block holds one puzzle a line rather than one printed grid."""
     fields = block[0][1].split()
+    if _IGNORED & set(fields[0]):
+        return False  # box separators: a printed grid row
     first = len(fields[0])
     if first > 16 or len(fields) > 1 and first >= 16:
         return True
