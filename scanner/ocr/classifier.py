@@ -1,0 +1,61 @@
+"""The in-process digit classifier: glyph normalisation, features and the shipped MLP.
+
+The model (``scanner/models/digits.npz``) is trained by ``python -m
+scanner.ocr.train`` on digits rendered from the installed fonts with heavy
+augmentation, plus empty cells; its classes are single characters, "." for
+empty. Reading restricts the answer to the alphabet asked for.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import ExitCode, ScanSolveError
+
+from .engine import EMPTY, Reading, check_alphabet, ranked
+from .features import feature_rows
+from .glyph import normalise
+from .mlp import MLP
+
+MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "digits.npz"
+#: Probability of "empty" for a cell holding no mark at all.
+BLANK_EMPTY = 0.995
+
+
+@lru_cache(maxsize=4)
+def load_model(path: Path = MODEL_PATH) -> MLP:
+    try:
+        return MLP.load(path)
+    except (OSError, KeyError, ValueError) as err:
+        raise ScanSolveError(f"digit model {path} cannot be loaded ({err}); reinstall scan-solve",
+                             exit_code=ExitCode.SOFTWARE) from None
+
+
+class ClassifierEngine:
+    """Reads cells with the shipped MLP (or the model at ``model_path``)."""
+
+    name = "classifier"
+
+    def __init__(self, model_path: Path | None = None, *, model: MLP | None = None):
+        self.model = model if model is not None else load_model(Path(model_path) if model_path else MODEL_PATH)
+
+    def probabilities(self, cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(N x C probabilities over ``self.model.classes``, N blank flags) for one grid's cells."""
+        glyphs = [normalise(np.asarray(c)) for c in cells]
+        blank = np.array([g.blank for g in glyphs], bool)
+        probs = np.zeros((len(cells), len(self.model.classes)), np.float64)
+        if len(cells):
+            probs[:] = self.model.probabilities(feature_rows(glyphs))
+        if blank.any():
+            e = self.model.classes.index(EMPTY)
+            probs[blank] = (1.0 - BLANK_EMPTY) / (len(self.model.classes) - 1)
+            probs[np.ix_(blank, [e])] = BLANK_EMPTY
+        return probs, blank
+
+    def read(self, cells: list[np.ndarray], *, alphabet: str) -> list[Reading]:
+        check_alphabet(alphabet)
+        probs, _ = self.probabilities(cells)
+        classes = self.model.classes
+        return [ranked(dict(zip(classes, row)), alphabet) for row in probs]

@@ -1,0 +1,108 @@
+"""Train the shipped digit classifier on synthetic cells rendered from the installed fonts.
+
+    python -m scanner.ocr.train --out scanner/models/digits.npz
+
+Deterministic for a given ``--seed`` and set of installed fonts (the work is
+split into chunks seeded by their index, so ``--jobs`` does not change the
+result). The font families in ``fonts.HELD_OUT_FAMILIES`` are never used.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .engine import EMPTY
+from .features import DIM, feature_rows
+from .fonts import digit_fonts, is_held_out
+from .glyph import normalise
+from .mlp import MLP, train
+from .synth import grid_cells
+
+CLASSES = "0123456789" + EMPTY
+SYMBOLS = "0123456789"
+CHUNK = 50  # grids per work unit
+
+_FONTS: list[dict[str, np.ndarray]] = []
+
+
+def training_fonts() -> dict[str, dict[str, np.ndarray]]:
+    return {name: g for name, g in digit_fonts(SYMBOLS).items() if not is_held_out(name)}
+
+
+def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, chunk, n_grids = args
+    rng = np.random.default_rng([seed, chunk])
+    xs, ys = [], []
+    for _ in range(n_grids):
+        font = _FONTS[int(rng.integers(len(_FONTS)))]
+        cells = grid_cells(font, rng, n=int(rng.integers(4, 41)))
+        glyphs = [normalise(c) for c, _ in cells]
+        x = feature_rows(glyphs)
+        keep = [i for i, g in enumerate(glyphs) if not g.blank]
+        xs.append(x[keep])
+        ys.append(np.array([CLASSES.index(cells[i][1]) for i in keep], np.int64))
+    return np.vstack(xs) if xs else np.zeros((0, DIM), np.float32), np.concatenate(ys)
+
+
+def synthetic_set(*, seed: int, grids: int, jobs: int = 2, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """Features and class indices of ``grids`` synthetic grids (blank cells left out)."""
+    global _FONTS
+    fonts = training_fonts()
+    _FONTS = [fonts[k] for k in sorted(fonts)]
+    log(f"{len(_FONTS)} training fonts")
+    work = [(seed, i, min(CHUNK, grids - i * CHUNK)) for i in range((grids + CHUNK - 1) // CHUNK)]
+    t = time.time()
+    if jobs > 1:
+        with mp.get_context("fork").Pool(jobs) as pool:
+            parts = pool.map(_chunk, work)
+    else:
+        parts = [_chunk(w) for w in work]
+    x = np.vstack([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    log(f"{len(x)} samples in {time.time() - t:.0f} s; per class {np.bincount(y, minlength=len(CLASSES)).tolist()}")
+    return x, y
+
+
+def fit(x: np.ndarray, y: np.ndarray, *, seed: int, epochs: int = 20, hidden: tuple[int, ...] = (192,),
+        log=print) -> MLP:
+    rng = np.random.default_rng([seed, 1_000_003])
+    mean = x.mean(axis=0)
+    scale = 1.0 / (x.std(axis=0) + 0.05)
+    model = MLP.new([x.shape[1], *hidden, len(CLASSES)], CLASSES, mean=mean, scale=scale, rng=rng)
+    t = time.time()
+    train(model, x, y, epochs=epochs, rng=rng, log=log)
+    log(f"trained in {time.time() - t:.0f} s")
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m scanner.ocr.train", description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "digits.npz")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--grids", type=int, default=3000, help="synthetic grids (about 20 cells each)")
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--hidden", type=int, nargs="+", default=[192])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--cache", type=Path, help="reuse/store the synthetic features in this .npz")
+    args = ap.parse_args(argv)
+    if args.cache and args.cache.exists():
+        with np.load(args.cache) as z:
+            x, y = z["x"], z["y"]
+    else:
+        x, y = synthetic_set(seed=args.seed, grids=args.grids, jobs=args.jobs)
+        if args.cache:
+            np.savez(args.cache, x=x, y=y)
+    model = fit(x, y, seed=args.seed, epochs=args.epochs, hidden=tuple(args.hidden))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(args.out, seed=args.seed, grids=args.grids, epochs=args.epochs)
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
