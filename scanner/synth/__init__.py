@@ -33,15 +33,20 @@ def _item(kind: str, size: int | None, rng) -> page.Item:
 
 
 def render(kind: str, *, seed: int, size: int | None = None, mode: str | None = None, name: str = "image.jpg",
-           turn: int | None = None) -> tuple[np.ndarray, dict, dict]:
+           turn: int | None = None, style: dict | None = None, two: bool | None = None
+           ) -> tuple[np.ndarray, dict, dict]:
     """One image of a ``kind`` puzzle: (RGB array, truth record, {"format": "jpg"|"png", "quality": q}).
 
-    ``turn`` (0/90/180/270) forces the quarter turn of a photo or scan instead of drawing it at random.
+    ``turn`` (0/90/180/270) forces the quarter turn of a photo or scan instead of drawing it at random;
+    ``style`` overrides entries of the first puzzle's print style (e.g. ``{"layout": "boxes"}``);
+    ``two`` forces a second puzzle on the page (True) or none (False).
     """
     rng = np.random.default_rng([seed, _KIND_CODE[kind]])
     mode = mode or str(rng.choice(["photo", "scan"], p=[0.75, 0.25]))
     items = [_item(kind, size, rng)]
-    if rng.random() < (0.15 if mode == "photo" else 0.3):
+    items[0].style.update(style or {})
+    second = rng.random() < (0.15 if mode == "photo" else 0.3)
+    if second if two is None else two:
         other = kind if rng.random() < 0.5 else str(rng.choice([k for k in KINDS if k != kind]))
         items.append(_item(other, None, rng))
     if mode == "photo":
@@ -81,14 +86,14 @@ def encode(img: np.ndarray, fmt: dict) -> bytes:
 
 def write_sample(out_dir: Path, stem: str, kind: str, *, seed: int, size: int | None = None,
                  mode: str | None = None, turn: int | None = None, long_side: int | None = None,
-                 quality: int | None = None) -> Path:
+                 quality: int | None = None, style: dict | None = None, two: bool | None = None) -> Path:
     """Render and write ``stem.jpg|png`` and ``stem.json`` into ``out_dir``; returns the image path.
 
     ``long_side`` shrinks a larger image (corners scaled to match) and ``quality`` forces JPEG at that quality:
     both serve small committed samples.
     """
     out_dir = Path(out_dir)
-    img, rec, fmt = render(kind, seed=seed, size=size, mode=mode, name=f"{stem}.jpg", turn=turn)
+    img, rec, fmt = render(kind, seed=seed, size=size, mode=mode, name=f"{stem}.jpg", turn=turn, style=style, two=two)
     if long_side and max(img.shape[:2]) > long_side:
         img, rec = shrink(img, rec, long_side)
     if quality:

@@ -1,0 +1,95 @@
+"""The evaluation command: matching quads, scoring reads, and the table (with a stub reader)."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from scanner import evaluate
+from conftest import SAMPLES
+
+SQUARE = [[10, 10], [110, 10], [110, 110], [10, 110]]
+
+
+def test_quad_error_ignores_start_corner_and_direction():
+    assert evaluate.quad_error(SQUARE, SQUARE) == 0
+    assert evaluate.quad_error(SQUARE[2:] + SQUARE[:2], SQUARE) == 0
+    assert evaluate.quad_error(SQUARE[::-1], SQUARE) == 0
+    shifted = [[x + 4, y] for x, y in SQUARE]
+    assert evaluate.quad_error(shifted, SQUARE) == pytest.approx(0.04)
+
+
+def _truth():
+    givens = [[1, None, None, None], [None, None, 1, None], [None, 1, None, None], [None, None, None, 1]]
+    solution = [[1, 2, 3, 4], [3, 4, 1, 2], [4, 1, 2, 3], [2, 3, 4, 1]]
+    t = {"kind": "sudoku", "size": 4, "givens": givens, "relations": [], "solution": solution, "corners": SQUARE}
+    return evaluate.Truth(SAMPLES / "none.jpg", [t])
+
+
+def _record(truth, **changes):
+    p = truth.puzzles[0]
+    rec = {"kind": p["kind"], "size": p["size"], "givens": copy.deepcopy(p["givens"]), "relations": [],
+           "status": "solved", "solution": copy.deepcopy(p["solution"]), "quad": SQUARE}
+    rec.update(changes)
+    return rec
+
+
+def test_a_perfect_read_scores_everything():
+    t = _truth()
+    s = evaluate.score_image(t, [_record(t)], tolerance=0.05)["sudoku"]
+    assert (s["found"], s["cells_correct"], s["exact"], s["solved_right"], s["wrong"], s["no_answer"]) == (1, 16, 1, 1, 0, 0)
+
+
+def test_a_misread_solved_puzzle_is_a_wrong_answer_not_no_answer():
+    t = _truth()
+    bad = _record(t)
+    bad["givens"][0][1] = 2
+    bad["solution"] = [[1, 2, 4, 3], [4, 3, 1, 2], [3, 1, 2, 4], [2, 4, 3, 1]]
+    s = evaluate.score_image(t, [bad], tolerance=0.05)["sudoku"]
+    assert (s["cells_correct"], s["exact"], s["wrong"], s["no_answer"]) == (15, 0, 1, 0)
+
+
+def test_unreadable_or_nothing_found_is_no_answer_and_far_quads_are_not_found():
+    t = _truth()
+    far = _record(t, status="unreadable", solution=None, quad=[[x + 30, y] for x, y in SQUARE])
+    s = evaluate.score_image(t, [far], tolerance=0.05)["sudoku"]
+    assert (s["found"], s["no_answer"], s["wrong"]) == (0, 1, 0)
+    s = evaluate.score_image(t, [], tolerance=0.05)["sudoku"]
+    assert (s["found"], s["cells_correct"], s["no_answer"]) == (0, 0, 1)
+
+
+def test_an_overlay_on_a_misread_puzzle_counts_apart():
+    t = _truth()
+    rec = _record(t, status="ambiguous", solution=None, overlay="x.jpg")
+    rec["givens"][0][0] = None
+    s = evaluate.score_image(t, [rec], tolerance=0.05)["sudoku"]
+    assert (s["wrong_overlay"], s["no_answer"]) == (1, 1)
+
+
+def test_signs_are_scored_for_futoshiki():
+    rel = [{"a": [0, 0], "b": [0, 1], "op": "<"}, {"a": [1, 0], "b": [2, 0], "op": ">"}]
+    t = evaluate.Truth(SAMPLES / "none.jpg", [{"kind": "futoshiki", "size": 3, "givens": [[None] * 3] * 3,
+                                              "relations": rel, "solution": None, "corners": SQUARE}])
+    read = {"kind": "futoshiki", "size": 3, "givens": [[None] * 3] * 3, "status": "unreadable", "quad": SQUARE,
+            "relations": [rel[0], {"a": [0, 1], "b": [0, 2], "op": "<"}]}
+    s = evaluate.score_image(t, [read], tolerance=0.05)["futoshiki"]
+    assert (s["signs_correct"], s["signs_total"], s["signs_spurious"]) == (1, 2, 1)
+
+
+def test_the_table_over_samples_with_a_stub_reader(monkeypatch, capsys):
+    monkeypatch.setattr(evaluate, "get_reader", lambda: (evaluate._stub, "STUB (test)"))
+    code = evaluate.main([str(SAMPLES / "real"), str(SAMPLES / "futoshiki"), "--limit", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "STUB" in out.splitlines()[0]
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:]}
+    assert rows["sudoku"][1] == "2" and rows["futoshiki"][1] == "2" and rows["all"][1] == "4"
+    assert "0/4 (0%)" in out  # the stub finds no grid
+
+
+def test_real_dat_truth_has_a_unique_solution_and_corners():
+    truths = evaluate.find_truths([SAMPLES / "real"])
+    assert len(truths) >= 3
+    for t in truths:
+        p = t.puzzles[0]
+        assert p["size"] == 9 and p["solution"] is not None and len(p["corners"]) == 4
