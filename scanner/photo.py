@@ -61,13 +61,9 @@ class Reading:
 
 @functools.lru_cache(maxsize=4)
 def get_engine(name: str):
-    """The digit reader ``name`` from ``scanner.ocr`` (a local template reader while that is not available)."""
-    try:
-        from .ocr import get_engine as ocr_engine  # type: ignore[attr-defined]
-    except ImportError:
-        from ._template_reader import TemplateReader
+    """The digit reader ``name`` from ``scanner.ocr`` (loaded once per process)."""
+    from .ocr import get_engine as ocr_engine
 
-        return TemplateReader()
     return ocr_engine(name)
 
 
