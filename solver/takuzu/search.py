@@ -1,0 +1,277 @@
+"""Exact Takuzu solving: line-table propagation, then search.
+
+State: for every row ``r`` a known-cells mask ``rm[r]`` and values ``rv[r]``
+(bit ``c`` = cell ``(r, c)``), the same for columns (bit ``r``), and for every
+line the bitset of valid lines (``lines.LineTable``) still possible for it.
+
+*Propagation* keeps each line's candidate set equal to the valid lines that agree
+with its known cells and differ from every line of the same direction that is
+already determined; a cell on which all of a line's candidates agree is forced.
+*Search* first probes the lines with few candidates (a candidate whose propagation
+fails is dropped), then branches on the line with the fewest candidates, one branch
+per candidate.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, Optional
+
+from ..puzzle import Grid, Puzzle, Result
+from .lines import LineTable, table
+
+# A state: [row masks, row values, column masks, column values, row candidates, column candidates].
+State = list
+
+
+def initial_state(givens: Grid) -> tuple[State, LineTable]:
+    """The state holding ``givens`` (``n`` rows of 0/1/None), not yet propagated."""
+    n = len(givens)
+    T = table(n)
+    rm, rv, cm, cv = [0] * n, [0] * n, [0] * n, [0] * n
+    for r, row in enumerate(givens):
+        for c, v in enumerate(row):
+            if v is not None:
+                rm[r] |= 1 << c
+                cm[c] |= 1 << r
+                if v:
+                    rv[r] |= 1 << c
+                    cv[c] |= 1 << r
+    rc = [T.candidates(rm[i], rv[i]) for i in range(n)]
+    cc = [T.candidates(cm[i], cv[i]) for i in range(n)]
+    return [rm, rv, cm, cv, rc, cc], T
+
+
+MEMO_SIZE = 100_000  #: bound of the per-size memo of the cells a candidate set agrees on
+_AGREED: dict[int, dict[int, tuple[int, int]]] = {}
+
+
+def propagate(st: State, queue: set, T: LineTable) -> bool:
+    """Propagate the lines in ``queue`` (ids: rows ``0..n-1``, columns ``n..2n-1``) to a fixpoint.
+
+    Mutates ``st``; returns False on a contradiction (a line with no candidate left).
+    """
+    rm, rv, cm, cv, rc, cc = st
+    n = T.n
+    has = T.has
+    lines = T.lines
+    full = (1 << n) - 1
+    agreed = _AGREED.setdefault(n, {})
+    while queue:
+        L = queue.pop()
+        if L < n:
+            i = L
+            sm, sv, sc, xm, xv, xc, xoff, soff = rm, rv, rc, cm, cv, cc, n, 0
+        else:
+            i = L - n
+            sm, sv, sc, xm, xv, xc, xoff, soff = cm, cv, cc, rm, rv, rc, 0, n
+        cand = sc[i]
+        if not cand:
+            return False
+        mask = sm[i]
+        if not cand & (cand - 1):
+            # Determined: no other line of this direction may be the same.
+            for j in range(n):
+                if j != i and sc[j] & cand:
+                    other = sc[j] & ~cand
+                    if not other:
+                        return False
+                    sc[j] = other
+                    queue.add(soff + j)
+            if mask == full:
+                continue
+            line = lines[cand.bit_length() - 1]
+            new = full & ~mask
+            sm[i] = full
+            sv[i] = line
+        else:
+            known = agreed.get(cand)
+            if known is None:
+                # The positions where every candidate holds a 0, or every candidate a 1.
+                zeros = ones = 0
+                for p in range(n):
+                    hp = has[p]
+                    if not cand & hp[1]:
+                        zeros |= 1 << p
+                    elif not cand & hp[0]:
+                        ones |= 1 << p
+                if len(agreed) >= MEMO_SIZE:
+                    agreed.clear()
+                known = agreed[cand] = (zeros | ones, ones)
+            new = known[0] & ~mask
+            val = known[1] & new
+            if not new:
+                continue
+            sm[i] = mask | new
+            line = sv[i] | val
+            sv[i] = line
+        bit = 1 << i
+        hi = has[i]
+        while new:
+            low = new & -new
+            new ^= low
+            p = low.bit_length() - 1
+            xm[p] |= bit
+            if line & low:
+                xv[p] |= bit
+                other = xc[p] & hi[1]
+            else:
+                other = xc[p] & hi[0]
+            if other != xc[p]:
+                if not other:
+                    return False
+                xc[p] = other
+                queue.add(xoff + p)
+    return True
+
+
+def to_grid(st: State, n: int) -> Grid:
+    rm, rv = st[0], st[1]
+    return [[(rv[r] >> c) & 1 if (rm[r] >> c) & 1 else None for c in range(n)] for r in range(n)]
+
+
+def _bits(cand: int) -> list[int]:
+    """Indices of the set bits of ``cand``, lowest first."""
+    out = []
+    while cand:
+        low = cand & -cand
+        out.append(low.bit_length() - 1)
+        cand ^= low
+    return out
+
+
+def _most_constrained(st: State, n: int) -> Optional[int]:
+    """The undetermined line with the fewest candidates (id as in ``propagate``), or None when all are."""
+    best, best_count = None, 0
+    for off, cands in ((0, st[4]), (n, st[5])):
+        for i, cand in enumerate(cands):
+            if cand & (cand - 1):
+                count = cand.bit_count()
+                if best is None or count < best_count:
+                    best, best_count = off + i, count
+                    if count == 2:
+                        return best
+    return best
+
+
+PROBE_LIMIT = 8  #: lines with at most this many candidates are probed at every search node
+
+
+def probe(st: State, T: LineTable, *, limit: Optional[int] = None) -> bool:
+    """Line probing: drop each candidate of a small line whose propagation fails, to a fixpoint.
+
+    A one-level lookahead run at every search node: it turns most branching into
+    propagation on hard puzzles. Mutates ``st``; False on a contradiction.
+    """
+    n = T.n
+    limit = PROBE_LIMIT if limit is None else limit
+    changed = True
+    while changed:
+        changed = False
+        for which, off in ((4, 0), (5, n)):
+            cands = st[which]
+            for i in range(n):
+                cand = cands[i]
+                if not cand & (cand - 1) or cand.bit_count() > limit:
+                    continue
+                keep = 0
+                for k in _bits(cand):
+                    child = [st[0][:], st[1][:], st[2][:], st[3][:], st[4][:], st[5][:]]
+                    child[which][i] = 1 << k
+                    if propagate(child, {off + i}, T):
+                        keep |= 1 << k
+                if keep != cand:
+                    cands[i] = keep
+                    if not keep or not propagate(st, {off + i}, T):
+                        return False
+                    changed = True
+    return True
+
+
+def search(
+    st: State, T: LineTable, *, limit: int = 2, order: Optional[Callable[[list[int]], list[int]]] = None
+) -> tuple[list[Grid], int]:
+    """Up to ``limit`` solutions reachable from the propagated state ``st``, and the nodes visited.
+
+    ``order`` reorders a line's candidate indices before branching (for random generation).
+    """
+    n = T.n
+    solutions: list[Grid] = []
+    nodes = 0
+    # Depth-first; each frame is (state, branching line id, candidate indices left to try).
+    stack: list[tuple[State, int, list[int]]] = []
+
+    def push(state: State) -> bool:
+        """Open a frame for ``state``; True when it is already a solution."""
+        if not probe(state, T):
+            return False
+        line = _most_constrained(state, n)
+        if line is None:
+            solutions.append(to_grid(state, n))
+            return True
+        which = 4 if line < n else 5
+        ks = _bits(state[which][line if line < n else line - n])
+        ks = order(ks) if order else ks
+        ks.reverse()  # popped from the end
+        stack.append((state, line, ks))
+        return False
+
+    nodes += 1
+    if push(st) and len(solutions) >= limit:
+        return solutions, nodes
+    while stack:
+        cur, line, ks = stack[-1]
+        if not ks:
+            stack.pop()
+            continue
+        k = ks.pop()
+        nodes += 1
+        child = [cur[0][:], cur[1][:], cur[2][:], cur[3][:], cur[4][:], cur[5][:]]
+        if line < n:
+            child[4][line] = 1 << k
+        else:
+            child[5][line - n] = 1 << k
+        if propagate(child, {line}, T) and push(child) and len(solutions) >= limit:
+            break
+    return solutions, nodes
+
+
+def solve(puzzle: Puzzle) -> Result:
+    """Exact solve with a uniqueness proof: ``solved`` / ``ambiguous`` / ``impossible``."""
+    st, T = initial_state(puzzle.givens)
+    n = T.n
+    if not propagate(st, set(range(2 * n)), T):
+        return Result("impossible", reason="the givens leave some line without a valid completion", nodes=1)
+    solutions, nodes = search(st, T, limit=2)
+    if not solutions:
+        return Result("impossible", reason="no grid satisfies every rule with these givens", nodes=nodes)
+    if len(solutions) == 1:
+        return Result("solved", solutions=solutions, nodes=nodes)
+    return Result("ambiguous", solutions=solutions, nodes=nodes)
+
+
+def propagated(givens: Grid) -> Optional[Grid]:
+    """The grid reached by propagation alone (None on a contradiction)."""
+    st, T = initial_state(givens)
+    if not propagate(st, set(range(2 * T.n)), T):
+        return None
+    return to_grid(st, T.n)
+
+
+def has_solution(givens: Grid) -> bool:
+    st, T = initial_state(givens)
+    if not propagate(st, set(range(2 * T.n)), T):
+        return False
+    return bool(search(st, T, limit=1)[0])
+
+
+def random_solution(n: int, rng: random.Random) -> Grid:
+    """A random valid full grid of size ``n``, by search with random branching."""
+    st, T = initial_state([[None] * n for _ in range(n)])
+    propagate(st, set(range(2 * n)), T)
+
+    def shuffled(ks: list[int]) -> list[int]:
+        rng.shuffle(ks)
+        return ks
+
+    solutions, _ = search(st, T, limit=1, order=shuffled)
+    return solutions[0]

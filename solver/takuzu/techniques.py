@@ -1,0 +1,281 @@
+"""Human-style Takuzu solving: a ladder of techniques ordered by difficulty.
+
+1. ``pairs``: two equal neighbours ``xx`` make the cells on both ends the opposite;
+2. ``gaps``: ``x.x`` makes the middle cell the opposite;
+3. ``counts``: a line holding its ``n/2`` of one value gets the other in every empty cell;
+4. ``count gaps``: a value is ruled out of a cell when no valid completion of the line has it
+   there (typically: it would leave the line's remaining cells forced into three in a row);
+5. ``finished lines``: a value is ruled out when the line could then only repeat a finished line.
+
+Each round applies every deduction of the easiest technique that finds one, then
+starts again from the easiest. ``explain`` stalls with ``needs search`` when no
+technique applies to an unfinished grid.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..puzzle import Cell, Explanation, Grid, Puzzle, Step
+from .lines import table
+
+TECHNIQUES = ("pairs", "gaps", "counts", "count gaps", "finished lines")
+NEEDS_SEARCH = "needs search"
+
+Line = tuple[str, int, list[Cell]]  # ("row" | "column", 1-based number, cells in order)
+
+
+def _name(cell: Cell) -> str:
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def _lines(n: int) -> list[Line]:
+    rows = [("row", r + 1, [(r, c) for c in range(n)]) for r in range(n)]
+    cols = [("column", c + 1, [(r, c) for r in range(n)]) for c in range(n)]
+    return rows + cols
+
+
+def _pairs(grid: Grid, line: Line) -> list[Step]:
+    _, _, cells = line
+    vals = [grid[r][c] for r, c in cells]
+    out = []
+    for i in range(len(cells) - 1):
+        x = vals[i]
+        if x is None or vals[i + 1] != x:
+            continue
+        for j in (i - 1, i + 2):
+            if 0 <= j < len(cells) and vals[j] is None:
+                text = f"{_name(cells[j])} = {1 - x}: {_name(cells[i])} and {_name(cells[i + 1])} are both {x} (pair)"
+                out.append(Step("pairs", text, [(cells[j], 1 - x)]))
+    return out
+
+
+def _gaps(grid: Grid, line: Line) -> list[Step]:
+    _, _, cells = line
+    vals = [grid[r][c] for r, c in cells]
+    out = []
+    for i in range(len(cells) - 2):
+        x = vals[i]
+        if x is not None and vals[i + 2] == x and vals[i + 1] is None:
+            text = f"{_name(cells[i + 1])} = {1 - x}: it sits between two {x}s at {_name(cells[i])} and {_name(cells[i + 2])} (gap)"
+            out.append(Step("gaps", text, [(cells[i + 1], 1 - x)]))
+    return out
+
+
+def _counts(grid: Grid, line: Line) -> list[Step]:
+    kind, number, cells = line
+    vals = [grid[r][c] for r, c in cells]
+    half = len(cells) // 2
+    out = []
+    for x in (0, 1):
+        if vals.count(x) == half:
+            for cell, v in zip(cells, vals):
+                if v is None:
+                    text = f"{_name(cell)} = {1 - x}: {kind} {number} already has its {half} {x}s (count)"
+                    out.append(Step("counts", text, [(cell, 1 - x)]))
+    return out
+
+
+def _line_bits(grid: Grid, cells: list[Cell]) -> tuple[int, int]:
+    mask = value = 0
+    for p, (r, c) in enumerate(cells):
+        v = grid[r][c]
+        if v is not None:
+            mask |= 1 << p
+            value |= v << p
+    return mask, value
+
+
+def _lookahead_clash(vals: list[Optional[int]], cells: list[Cell]) -> Optional[str]:
+    """Fill ``vals`` by pairs, gaps and counts within the line; describe the first clash, or None."""
+    vals = list(vals)
+    n = len(vals)
+    half = n // 2
+    while True:
+        for i in range(n - 2):
+            x = vals[i]
+            if x is not None and vals[i + 1] == x and vals[i + 2] == x:
+                return f"force three {x}s at {_name(cells[i])}..{_name(cells[i + 2])}"
+        for x in (0, 1):
+            if vals.count(x) > half:
+                return f"need more than {half} {x}s"
+        changed = False
+        for i in range(n):
+            if vals[i] is not None:
+                continue
+            forced = set()
+            for a, b in ((i - 2, i - 1), (i + 1, i + 2), (i - 1, i + 1)):
+                if 0 <= a and b < n and vals[a] is not None and vals[a] == vals[b]:
+                    forced.add(1 - vals[a])
+            for x in (0, 1):
+                if vals.count(x) == half:
+                    forced.add(1 - x)
+            if len(forced) == 2:
+                return f"leave no value for {_name(cells[i])}"
+            if forced:
+                vals[i] = forced.pop()
+                changed = True
+                break
+        if not changed:
+            return None
+
+
+def _count_gaps(grid: Grid, line: Line) -> list[Step]:
+    kind, number, cells = line
+    T = table(len(cells))
+    mask, value = _line_bits(grid, cells)
+    cand = T.candidates(mask, value)
+    if not cand:
+        return []
+    vals = [grid[r][c] for r, c in cells]
+    out = []
+    for p, cell in enumerate(cells):
+        if vals[p] is not None:
+            continue
+        for x in (0, 1):
+            if not cand & T.has[p][x]:
+                trial = list(vals)
+                trial[p] = x
+                clash = _lookahead_clash(trial, cells)
+                why = f"would {clash} in {kind} {number}" if clash else f"would leave no valid way to complete {kind} {number}"
+                text = f"{_name(cell)} = {1 - x}: a {x} there {why} (count gaps)"
+                out.append(Step("count gaps", text, [(cell, 1 - x)]))
+    return out
+
+
+def _finished_lines(grid: Grid, lines: list[Line]) -> list[Step]:
+    out = []
+    n = len(grid)
+    T = table(n)
+    for kind in ("row", "column"):
+        group = [line for line in lines if line[0] == kind]
+        finished = {}
+        for _, number, cells in group:
+            mask, value = _line_bits(grid, cells)
+            if mask == (1 << n) - 1 and value in T.index:
+                finished[T.index[value]] = number
+        for _, number, cells in group:
+            mask, value = _line_bits(grid, cells)
+            if mask == (1 << n) - 1:
+                continue
+            cand = T.candidates(mask, value)
+            rest = cand
+            for k in finished:
+                rest &= ~(1 << k)
+            if not rest or rest == cand:
+                continue
+            for p, cell in enumerate(cells):
+                if (mask >> p) & 1:
+                    continue
+                for x in (0, 1):
+                    if cand & T.has[p][x] and not rest & T.has[p][x]:
+                        copies = [finished[k] for k in sorted(finished) if (cand >> k) & 1 and (T.lines[k] >> p) & 1 == x]
+                        named = " or ".join(f"{kind} {m}" for m in copies)
+                        text = f"{_name(cell)} = {1 - x}: with a {x} there, {kind} {number} could only repeat {named} (finished lines)"
+                        out.append(Step("finished lines", text, [(cell, 1 - x)]))
+    return out
+
+
+def _find(technique: str, grid: Grid, lines: list[Line]) -> list[Step]:
+    if technique == "finished lines":
+        return _finished_lines(grid, lines)
+    finder = {"pairs": _pairs, "gaps": _gaps, "counts": _counts, "count gaps": _count_gaps}[technique]
+    return [step for line in lines for step in finder(grid, line)]
+
+
+def explain(puzzle: Puzzle, *, max_steps: Optional[int] = None) -> Explanation:
+    """Solve like a person: the easiest technique that applies, every time; grade = hardest used."""
+    grid = puzzle.copy_grid()
+    n = puzzle.size
+    lines = _lines(n)
+    steps: list[Step] = []
+    hardest = -1
+    stalled = False
+    while any(v is None for row in grid for v in row):
+        if max_steps is not None and len(steps) >= max_steps:
+            break
+        for level, technique in enumerate(TECHNIQUES):
+            found = _find(technique, grid, lines)
+            if found:
+                break
+        else:
+            stalled = True
+            break
+        placed: dict[Cell, int] = {}
+        for step in found:
+            (cell, v), = step.placements
+            if cell in placed:
+                if placed[cell] != v:  # the givens contradict each other: no honest way on
+                    stalled = True
+                continue
+            if max_steps is not None and len(steps) >= max_steps:
+                break
+            placed[cell] = v
+            steps.append(step)
+        if stalled:
+            break
+        for (r, c), v in placed.items():
+            grid[r][c] = v
+        hardest = max(hardest, level)
+    complete = all(v is not None for row in grid for v in row)
+    if stalled and not complete:
+        grade = NEEDS_SEARCH
+    else:
+        grade = TECHNIQUES[max(hardest, 0)]
+    return Explanation(steps=steps, grade=grade, grid=grid, complete=complete and not stalled)
+
+
+def simple_closure(givens: Grid) -> Grid:
+    """The grid reached by pairs, gaps and counts alone (bitmask sweeps; for the generator)."""
+    n = len(givens)
+    half = n // 2
+    full = (1 << n) - 1
+    rm, rv, cm, cv = [0] * n, [0] * n, [0] * n, [0] * n
+    for r, row in enumerate(givens):
+        for c, v in enumerate(row):
+            if v is not None:
+                rm[r] |= 1 << c
+                cm[c] |= 1 << r
+                if v:
+                    rv[r] |= 1 << c
+                    cv[c] |= 1 << r
+    changed = True
+    while changed:
+        changed = False
+        for sm, sv, xm, xv in ((rm, rv, cm, cv), (cm, cv, rm, rv)):
+            for i in range(n):
+                mask, ones = sm[i], sv[i]
+                unknown = full & ~mask
+                if not unknown:
+                    continue
+                zeros = mask & ~ones
+                new_zero = _opposite_of(ones, unknown, half)
+                new_one = _opposite_of(zeros, unknown, half)
+                if new_zero & new_one:
+                    return _grid(rm, rv, n)  # contradiction: stop where we are
+                new = new_zero | new_one
+                if not new:
+                    continue
+                changed = True
+                sm[i] |= new
+                sv[i] |= new_one
+                while new:
+                    low = new & -new
+                    new ^= low
+                    p = low.bit_length() - 1
+                    xm[p] |= 1 << i
+                    if new_one & low:
+                        xv[p] |= 1 << i
+    return _grid(rm, rv, n)
+
+
+def _opposite_of(same: int, unknown: int, half: int) -> int:
+    """Empty cells that must differ from the cells in ``same`` by pairs, gaps or counts."""
+    if same.bit_count() == half:
+        return unknown
+    pair = same & (same >> 1)
+    gap = same & (same >> 2)
+    return ((pair << 2) | (pair >> 1) | (gap << 1)) & unknown
+
+
+def _grid(rm: list[int], rv: list[int], n: int) -> Grid:
+    return [[(rv[r] >> c) & 1 if (rm[r] >> c) & 1 else None for c in range(n)] for r in range(n)]
