@@ -113,11 +113,16 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
     snr = (peak - med) / noise
     if peak < 0.04 or snr < 4.0:
         return _blank(peak, snr, side)
-    thresh = max(med + 0.45 * (peak - med), med + 3.0 * noise, 0.04)
-    mask = (ink > thresh).astype(np.uint8)
-    n, labels, st, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # Hysteresis: pieces joined above a low threshold, counted by their pixels above a high one,
+    # so that a faint or blurred glyph stays in one piece.
+    t_hi = max(med + 0.45 * (peak - med), med + 3.0 * noise, 0.04)
+    t_lo = max(med + 0.22 * (peak - med), med + 2.5 * noise, 0.03)
+    strong = ink > t_hi
+    n, labels, st, cent = cv2.connectedComponentsWithStats((ink > t_lo).astype(np.uint8), connectivity=8)
     if n <= 1:
         return _blank(peak, snr, side)
+    st = st.copy()
+    st[:, 4] = np.bincount(labels[strong], minlength=n)
     min_area = 0.002 * h * w
     best, best_score = -1, 0.0
     for i in range(1, n):
