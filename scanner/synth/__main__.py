@@ -36,6 +36,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
     args = p.parse_args(argv)
     kinds = KINDS if args.kind == "all" else (args.kind,)
+    if args.size is not None:
+        from .puzzles import sizes
+
+        bad = [k for k in kinds if args.size not in sizes(k)]
+        if bad:
+            p.error(f"--size {args.size} is not a size of {', '.join(bad)} "
+                    f"({'; '.join(f'{k}: {sizes(k)}' for k in bad)})")
     args.out.mkdir(parents=True, exist_ok=True)
     jobs = [(str(args.out), f"{kind}_{args.seed + i:06d}", kind, args.seed + i, args.size, args.mode)
             for kind in kinds for i in range(args.count)]
