@@ -86,7 +86,7 @@ def _line_bits(grid: Grid, cells: list[Cell]) -> tuple[int, int]:
 
 
 def _lookahead_clash(vals: list[Optional[int]], cells: list[Cell]) -> Optional[str]:
-    """Fill ``vals`` by pairs, gaps and counts within the line; describe the first clash, or None."""
+    """Fill ``vals`` by counts, pairs and gaps within the line; describe the first clash, or None."""
     vals = list(vals)
     n = len(vals)
     half = n // 2
@@ -98,24 +98,23 @@ def _lookahead_clash(vals: list[Optional[int]], cells: list[Cell]) -> Optional[s
         for x in (0, 1):
             if vals.count(x) > half:
                 return f"need more than {half} {x}s"
-        changed = False
+        if None not in vals:
+            return None
+        full = [x for x in (0, 1) if vals.count(x) == half]
+        if full:
+            vals = [1 - full[0] if v is None else v for v in vals]
+            continue
         for i in range(n):
             if vals[i] is not None:
                 continue
-            forced = set()
-            for a, b in ((i - 2, i - 1), (i + 1, i + 2), (i - 1, i + 1)):
-                if 0 <= a and b < n and vals[a] is not None and vals[a] == vals[b]:
-                    forced.add(1 - vals[a])
-            for x in (0, 1):
-                if vals.count(x) == half:
-                    forced.add(1 - x)
+            forced = {1 - vals[a] for a, b in ((i - 2, i - 1), (i + 1, i + 2), (i - 1, i + 1))
+                      if 0 <= a and b < n and vals[a] is not None and vals[a] == vals[b]}
             if len(forced) == 2:
-                return f"leave no value for {_name(cells[i])}"
+                return f"leave no valid value for {_name(cells[i])}"
             if forced:
                 vals[i] = forced.pop()
-                changed = True
                 break
-        if not changed:
+        else:
             return None
 
 
