@@ -56,14 +56,20 @@ def render(kind: str, *, seed: int, size: int | None = None, mode: str | None = 
     else:
         m = float(rng.uniform(5, 25))
         plan = {"ppm": float(rng.uniform(7, 12)), "margins": (m, m, m, m)}
-    img, page_style = page.compose(items, rng, ppm=plan["ppm"], margins=plan["margins"])
-    grids = [np.asarray(it.corners, np.float64) for it in items]
+    img, page_style = page.compose(items, rng, ppm=plan["ppm"], margins=plan["margins"],
+                                   extra_rng=np.random.default_rng([seed, _KIND_CODE[kind], 1]))
+    extra = page_style.pop("distractors")
+    grids = [np.asarray(it.corners, np.float64) for it in items] + [np.asarray(d["corners"], np.float64) for d in extra]
     if mode == "photo":
         img, corners, capture = camera.photograph(img, grids, rng, plan, turn=turn)
     elif mode == "scan":
         img, corners, capture = scan.scan(img, grids, rng, plan, turn=turn)
     else:
         corners, capture = grids, {"ppm": round(plan["ppm"], 3), "jpeg_quality": None}
+    for d, c in zip(extra, corners[len(items):]):
+        d["corners"] = [[round(float(x), 3), round(float(y), 3)] for x, y in c]
+    corners = corners[:len(items)]
+    page_style["distractors"] = extra
     quality = capture.get("jpeg_quality")
     fmt = {"format": "jpg" if quality else "png", "quality": quality}
     name = str(Path(name).with_suffix("." + fmt["format"]))
@@ -119,5 +125,6 @@ def shrink(img: np.ndarray, rec: dict, long_side: int) -> tuple[np.ndarray, dict
     move = lambda pts: [[round((x + 0.5) * fx - 0.5, 3), round((y + 0.5) * fy - 0.5, 3)] for x, y in pts]  # noqa: E731
     rec = dict(rec, width=nw, height=nh, corners=move(rec["corners"]))
     rec["puzzles"] = [dict(p, corners=move(p["corners"])) for p in rec["puzzles"]]
+    rec["page"] = dict(rec["page"], distractors=[dict(d, corners=move(d["corners"])) for d in rec["page"].get("distractors", [])])
     rec["capture"] = dict(rec["capture"], resized_from=[w, h])
     return small, rec

@@ -173,9 +173,41 @@ def _fill_column(canvas, draw, rng, x: float, col_w: float, y0: float, y1: float
             y += body["lead"] * 0.3
 
 
-def compose(items: list[Item], rng: np.random.Generator, *, ppm: float, margins: tuple[float, float, float, float]
-            ) -> tuple[np.ndarray, dict]:
+def _solution_grid(canvas, draw, item: Item, cols: "_Columns", ppm: float, rng) -> dict | None:
+    """A small filled grid ("yesterday's solution") in a free column beside the first puzzle: a distractor.
+
+    It shows a solved grid of the same kind (the puzzle's solution transposed, so not this puzzle's answer).
+    Returns ``{"what", "kind", "size", "corners"}`` (page pixels) or None when no column has room.
+    """
+    x0, y0, x1, _ = item.block
+    side = min(cols.col_w * 0.8, item.grid_mm * 0.45)
+    for i, left in enumerate(cols.lefts):
+        if left < x1 + 0.5 or left > x1 + cols.col_w + cols.gutter + 1:
+            continue
+        for a, b in cols.free(i, y0, y0 + side + 14):
+            if a <= y0 + 0.5 and b >= y0 + side + 12:
+                from solver.puzzle import Puzzle
+
+                n = item.puzzle.size
+                grid = [list(row) for row in zip(*item.solution)]
+                filled = Puzzle(kind=item.kind, size=n, givens=grid, box=item.puzzle.box)
+                style = dict(item.style, shaded_givens=False, box_shading=False, layout="lattice"
+                             if item.kind == "futoshiki" else item.style["layout"])
+                cap = fonts.load(fonts.pick(rng, bold=True), 3.2 * ppm)
+                draw.text((left * ppm, y0 * ppm), str(rng.choice(["Solution", "Lösung", "Yesterday's solution",
+                                                                   "Solutions d'hier"])), font=cap, fill=ink.INK)
+                corners = LAYOUTS[item.kind].render(canvas, filled, style, x=left * ppm, y=(y0 + 6) * ppm,
+                                                    side=side * ppm, ppm=ppm)
+                cols.take(left, left + cols.col_w, y0, y0 + side + 9)
+                return {"what": "solution grid (distractor)", "kind": item.kind, "size": n, "corners": corners}
+    return None
+
+
+def compose(items: list[Item], rng: np.random.Generator, *, ppm: float, margins: tuple[float, float, float, float],
+            extra_rng: np.random.Generator | None = None) -> tuple[np.ndarray, dict]:
     """The page around ``items`` (margins left, top, right, bottom in mm around the puzzle blocks).
+
+    ``extra_rng`` (when given) decides on and draws a distractor: a small filled solution grid beside the puzzle.
 
     Fills ``item.corners`` (page pixels) and returns the page and a description of its style.
     """
@@ -207,6 +239,11 @@ def compose(items: list[Item], rng: np.random.Generator, *, ppm: float, margins:
         bx, by = ml + ox, mt + oy
         cols.take(bx - 1, bx + geo["w"] + 1, by - 3, by + geo["h"] + 3)
         _draw_block(canvas, draw, it, geo, bx, by, ppm, rng)
+    distractors = []
+    if items and extra_rng is not None and extra_rng.random() < 0.12:  # own generator: the page's draws stay put
+        d = _solution_grid(canvas, draw, items[0], cols, ppm, extra_rng)
+        if d:
+            distractors.append(d)
     serif = bool(rng.random() < 0.75)
     body_mm = float(rng.uniform(2.6, 3.3))
     body = {
@@ -226,5 +263,6 @@ def compose(items: list[Item], rng: np.random.Generator, *, ppm: float, margins:
                     if min(b, d) > max(a, c):
                         draw.line([(xr, max(a, c) * ppm), (xr, min(b, d) * ppm)], fill=ink.INK, width=max(1, int(0.2 * ppm)))
     page_style = {"column_mm": round(col_w, 1), "body_font": body["font"].getname()[0], "body_mm": round(body_mm, 2),
-                  "column_rules": rules, "side_by_side": side_by_side if len(items) == 2 else None}
+                  "column_rules": rules, "side_by_side": side_by_side if len(items) == 2 else None,
+                  "distractors": distractors}
     return np.asarray(canvas), page_style

@@ -13,6 +13,8 @@ outer box outline), in *grid* order: the corner at cell r1c1 first, then
 r1cN, rNcN, rNc1 (clockwise on the printed page; when the photo is turned by
 90/180 degrees the first corner is not the image's top-left).
 Takuzu circles: a black circle is 1, a white circle is 0.
+``page.distractors`` lists grids printed on the page that are not puzzles
+(a small filled "yesterday's solution" grid), with their corners too.
 """
 from __future__ import annotations
 
