@@ -38,7 +38,8 @@ def _rectified(img: np.ndarray, corners, side: int = 360, margin: int = 0) -> np
     grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
     dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]]) + margin
     H = cv2.getPerspectiveTransform(np.float32(corners), dst)
-    return cv2.warpPerspective(grey, H, (side + 1 + 2 * margin, side + 1 + 2 * margin), flags=cv2.INTER_LINEAR)
+    size = (side + 1 + 2 * margin, side + 1 + 2 * margin)
+    return cv2.warpPerspective(grey, H, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}{c[1]}-{c[2]}")
