@@ -159,3 +159,13 @@ def test_tesseract_reads_a_grid_in_one_call():
         engine.tess.image_to_pdf_or_hocr = real
     assert len(calls) == 1
     assert np.mean([g == t for g, t in zip(got, "1234.5678.9")]) >= 0.8
+
+
+def test_missing_tesseract_is_a_clear_usage_error(monkeypatch):
+    pytesseract = pytest.importorskip("pytesseract")
+    from solver.errors import ExitCode, ScanSolveError
+
+    monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
+    with pytest.raises(ScanSolveError) as err:
+        get_engine("tesseract")
+    assert err.value.exit_code == ExitCode.USAGE and "tesseract" in str(err.value)

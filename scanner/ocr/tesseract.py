@@ -3,8 +3,8 @@
 All the marked cells of a grid are normalised (``glyph.normalise``), drawn black
 on white in rows of nine with gaps, and read in ONE call (hOCR with character
 boxes, page segmentation mode 6, the alphabet as whitelist); every recognised symbol
-is mapped back to its cell by the position of its box. Cells without any mark
-are "." without asking Tesseract. ``per_cell=True`` asks once per cell instead
+is mapped back to its cell by the position of its box. Cells without a mark as
+dark and tall as a glyph are "." without asking Tesseract. ``per_cell=True`` asks once per cell instead
 (mode 10), the slow way, kept to measure the difference.
 """
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 from solver.errors import ExitCode, ScanSolveError
 
 from .engine import EMPTY, Reading, check_alphabet, ranked
-from .glyph import normalise
+from .features import grid_reference
+from .glyph import STATS, Glyph, normalise
 
 #: Glyph tile side for Tesseract (the glyph's longer side is ``INNER`` of it) and the gap between tiles.
 TILE = 56
@@ -26,6 +27,10 @@ PER_ROW = 9
 #: Page segmentation: 6 = a block of text lines (the tiles' rows); 10 = a single character.
 PSM_BATCH = 6
 PSM_CELL = 10
+#: Tesseract has no notion of "empty": a cell is sent only when its mark is at least this dark
+#: relative to the grid's typical glyph and this tall relative to the cell.
+MARK_CONTRAST = 0.5
+MARK_HEIGHT = 0.25
 #: Probability given to "." when Tesseract finds nothing where the cell has a mark.
 MISSED_EMPTY = 0.5
 _CHAR = re.compile(r"x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)[^>]*>([^<]*)<")
@@ -64,6 +69,14 @@ def _missed(alphabet: str) -> dict[str, float]:
     return scores
 
 
+def _is_mark(glyph: Glyph, reference: float) -> bool:
+    """Worth asking Tesseract: about as dark as the grid's glyphs and at least a quarter cell tall."""
+    if glyph.blank:
+        return False
+    stats = dict(zip(STATS, glyph.stats))
+    return stats["contrast"] >= MARK_CONTRAST * reference and stats["height"] >= MARK_HEIGHT
+
+
 class TesseractEngine:
     """Reads cells with Tesseract: one call per grid (or per cell with ``per_cell=True``)."""
 
@@ -76,15 +89,17 @@ class TesseractEngine:
     def read(self, cells: list[np.ndarray], *, alphabet: str) -> list[Reading]:
         check_alphabet(alphabet)
         glyphs = [normalise(np.asarray(c), side=TILE, inner=INNER) for c in cells]
-        marked = [i for i, g in enumerate(glyphs) if not g.blank]
+        ref = grid_reference(glyphs)
+        marked = [i for i, g in enumerate(glyphs) if _is_mark(g, ref)]
         scores: dict[int, dict[str, float]] = {}
         if marked:
             reader = self._read_each if self.per_cell else self._read_batch
             scores = reader([glyphs[i].image for i in marked], alphabet)
             scores = {marked[k]: v for k, v in scores.items()}
         out = []
+        marked_set = set(marked)
         for i in range(len(cells)):
-            if glyphs[i].blank:
+            if i not in marked_set:
                 out.append(ranked({EMPTY: 1.0}, alphabet))
             else:
                 out.append(ranked(scores.get(i) or _missed(alphabet), alphabet))
