@@ -104,12 +104,14 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1) -> list[l
 Candidates = list[tuple[int | None, float]]  #: (value or None for empty, probability), best first
 
 
-def combine(ink: CellInk, read: list[tuple[str, float]] | None, *, alphabet: str) -> Candidates:
+def combine(ink: CellInk, read: list[tuple[str, float]] | None, *, alphabet: str,
+            values: tuple | None = None) -> Candidates:
     """A cell's candidates from its ink and the reader's labels (``"."`` = nothing), best first.
 
-    Label ``alphabet[i]`` means the value ``i + 1``; other labels are ignored and the
-    rest renormalised; "empty" gets the ink's doubt plus what the reader gave ``"."``.
+    Label ``alphabet[i]`` means the value ``values[i]`` (default ``i + 1``); other labels are ignored and
+    the rest renormalised; "empty" gets the ink's doubt plus what the reader gave ``"."``.
     """
+    values = values or tuple(range(1, len(alphabet) + 1))
     p_empty = 1.0 - ink.p_filled
     scores: dict[int | None, float] = {None: p_empty}
     if read:
@@ -119,7 +121,7 @@ def combine(ink: CellInk, read: list[tuple[str, float]] | None, *, alphabet: str
             if label == ".":
                 scores[None] += share
             elif label and label in alphabet:
-                value = alphabet.index(label) + 1
+                value = values[alphabet.index(label)]
                 scores[value] = scores.get(value, 0.0) + share
     else:
         scores[None] = 1.0

@@ -208,7 +208,7 @@ def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, lim
             continue
         quad = refine_quad(quad, contour)
         area = float(cv2.contourArea(quad))
-        if any(_same_quad(quad, q) for _, q in found):
+        if any(same_quad(quad, q) for _, q in found):
             continue
         found.append((area, quad))
     found.sort(key=lambda t: -t[0])
@@ -273,7 +273,7 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6)
     return [q for _, q in out[:limit]]
 
 
-def _same_quad(a: np.ndarray, b: np.ndarray) -> bool:
+def same_quad(a: np.ndarray, b: np.ndarray) -> bool:
     size = np.linalg.norm(a[0] - a[2])
     return bool(np.abs(a - b).max() < 0.03 * size)
 
@@ -287,7 +287,7 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     gray = gray_of(image)
     confirmed: list[Candidate] = []
     outlines = quads(gray, limit=limit)
-    clusters = [q for q in cell_cluster_quads(gray) if not any(_same_quad(q, o) for o in outlines)]
+    clusters = [q for q in cell_cluster_quads(gray) if not any(same_quad(q, o) for o in outlines)]
     for quad in outlines + clusters:
         n, score, lines = check(gray, quad, sizes=sizes)
         if n == 0:

@@ -1,7 +1,9 @@
 """Stage 5, revise: let the rules check the reading.
 
-Each cell has candidates ``[(value or None, probability), ...]`` best first.
-The raw reading takes every cell's best candidate. When those givens clash, or
+Each cell has candidates ``[(value or None, probability), ...]`` best first;
+kinds with relations (Futoshiki) also give each neighbouring pair candidates
+``[("<" | ">" | None, probability), ...]``. The raw reading takes every cell's
+and every pair's best candidate. When those givens clash, or
 have no or several solutions, the cheapest sets of changes (a cell swapped to a
 runner-up; cost = log(p_best / p_runner_up), summed) are tried best-first
 until a reading with exactly one solution turns up. A reading is accepted only
@@ -17,10 +19,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from solver.puzzle import Grid, Puzzle, Result
+from solver.puzzle import Grid, Puzzle, Relation, Result
 
 Candidates = list[tuple[Optional[int], float]]
 Cell = tuple[int, int]
+Pair = tuple[Cell, Cell]
+RelationCandidates = list[tuple[Pair, list[tuple[Optional[str], float]]]]  #: per pair (a upper/left), best first
 
 MAX_CHANGES = 3  #: more changed cells than this is no longer a reading of the photo
 MAX_COST = 6.0  #: total log-odds a revision may cost (~ e**6 = 400 times less likely than the raw reading)
@@ -36,7 +40,8 @@ class Revision:
     """The outcome: ``status`` "solved" (unique reading and solution) or "unreadable"; ``grid`` the givens read;
     ``result`` the solver's Result for them (None when unreadable without one); ``changes`` the cells changed
     from the raw reading as ``((row, col), raw_value, new_value)``; ``cost`` their summed log-odds;
-    ``reason`` why unreadable; ``solves`` solver calls made."""
+    ``reason`` why unreadable; ``solves`` solver calls made; ``relations`` the relations read and
+    ``relation_changes`` the pairs changed as ``((a, b), raw_op, new_op)`` (op None = no sign)."""
 
     status: str
     grid: Grid
@@ -45,6 +50,8 @@ class Revision:
     cost: float = 0.0
     reason: Optional[str] = None
     solves: int = 0
+    relations: tuple[Relation, ...] = ()
+    relation_changes: list[tuple[Pair, Optional[str], Optional[str]]] = field(default_factory=list)
 
 
 def raw_reading(cands: list[list[Candidates]]) -> Grid:
@@ -52,8 +59,10 @@ def raw_reading(cands: list[list[Candidates]]) -> Grid:
     return [[cell[0][0] for cell in row] for row in cands]
 
 
-def alternatives(cands: list[list[Candidates]], *, limit: int = MAX_ALTERNATIVES) -> list[tuple[float, Cell, Optional[int]]]:
-    """The cheapest runner-ups ``(cost, (row, col), value)``, cheapest first."""
+def alternatives(cands: list[list[Candidates]], relation_cands: RelationCandidates = (), *,
+                 limit: int = MAX_ALTERNATIVES) -> list[tuple[float, object, object]]:
+    """The cheapest runner-ups ``(cost, slot, value)``, cheapest first; a slot is a cell ``(row, col)`` or
+    ``("pair", i)`` for ``relation_cands[i]``."""
     alts = []
     for r, row in enumerate(cands):
         for c, cell in enumerate(row):
@@ -61,8 +70,17 @@ def alternatives(cands: list[list[Candidates]], *, limit: int = MAX_ALTERNATIVES
             for value, p in cell[1:]:
                 if p >= MIN_ALT_P:
                     alts.append((math.log(best_p / p), (r, c), value))
+    for i, (_, options) in enumerate(relation_cands):
+        best_p = options[0][1]
+        for op, p in options[1:]:
+            if p >= MIN_ALT_P:
+                alts.append((math.log(best_p / p), ("pair", i), op))
     alts.sort(key=lambda t: t[0])
     return alts[:limit]
+
+
+def _relations(pairs: RelationCandidates, ops: list[Optional[str]]) -> tuple[Relation, ...]:
+    return tuple(Relation(a, b, op) for ((a, b), _), op in zip(pairs, ops) if op is not None)
 
 
 def _subsets(alts, *, max_changes: int, max_cost: float):
@@ -87,9 +105,10 @@ def _subsets(alts, *, max_changes: int, max_cost: float):
 
 def revise(
     cands: list[list[Candidates]],
-    make_puzzle: Callable[[Grid], Puzzle],
+    make_puzzle: Callable[[Grid, tuple[Relation, ...]], Puzzle],
     solve: Callable[[Puzzle], Result],
     *,
+    relation_cands: RelationCandidates = (),
     clash: Callable[[Puzzle], Optional[str]] | None = None,
     max_changes: int = MAX_CHANGES,
     max_cost: float = MAX_COST,
@@ -99,23 +118,30 @@ def revise(
 ) -> Revision:
     """The most likely reading of ``cands`` (n x n candidate lists) whose puzzle has exactly one solution.
 
-    ``make_puzzle(grid)`` builds the puzzle for a grid of givens; ``solve`` is
+    ``make_puzzle(grid, relations)`` builds the puzzle for a grid of givens and a tuple of ``Relation``
+    (from ``relation_cands``: per neighbouring pair, its sign candidates); ``solve`` is
     ``solver.api.solve``; ``clash`` (optional, cheap) names a rule the givens break,
     to skip the solver for readings that clash.
     """
     raw = raw_reading(cands)
-    alts = alternatives(cands)
-    found: list[tuple[float, Grid, Result, tuple]] = []
+    raw_ops = [options[0][0] for _, options in relation_cands]
+    alts = alternatives(cands, relation_cands)
+    found: list[tuple[float, Grid, Result, tuple, tuple]] = []
     solves = 0
     first_result: Optional[Result] = None
 
     def attempt(cost: float, idx: tuple) -> None:
         nonlocal solves, first_result
         grid = [list(row) for row in raw]
+        ops = list(raw_ops)
         for i in idx:
-            _, (r, c), value = alts[i]
-            grid[r][c] = value
-        puzzle = make_puzzle(grid)
+            _, slot, value = alts[i]
+            if slot[0] == "pair":
+                ops[slot[1]] = value
+            else:
+                grid[slot[0]][slot[1]] = value
+        relations = _relations(relation_cands, ops)
+        puzzle = make_puzzle(grid, relations)
         if clash is not None and clash(puzzle):
             return
         solves += 1
@@ -123,10 +149,10 @@ def revise(
         if not idx:
             first_result = result
         if result.status == "solved":
-            found.append((cost, grid, result, idx))
+            found.append((cost, grid, result, idx, relations))
 
     attempt(0.0, ())
-    if not found or _doubtful(cands):
+    if not found or _doubtful(cands, relation_cands):
         deadline = time.perf_counter() + max_seconds
         for cost, idx in _subsets(alts, max_changes=max_changes, max_cost=max_cost):
             if solves >= max_solves or time.perf_counter() > deadline:
@@ -140,15 +166,22 @@ def revise(
         why = "no reading of the givens within a few likely corrections has exactly one solution"
         if first_result is not None and first_result.status == "ambiguous" and not alts:
             why = "the givens read have more than one solution"
-        return Revision("unreadable", raw, first_result, reason=why, solves=solves)
-    cost, grid, result, idx = found[0]
-    changes = [((r, c), raw[r][c], grid[r][c]) for (r, c) in sorted({alts[i][1] for i in idx})]
+        return Revision("unreadable", raw, first_result, reason=why, solves=solves,
+                        relations=_relations(relation_cands, raw_ops))
+    cost, grid, result, idx, relations = found[0]
+    slots = {alts[i][1] for i in idx}
+    changes = [((r, c), raw[r][c], grid[r][c]) for (r, c) in sorted(s for s in slots if s[0] != "pair")]
+    new_ops = {alts[i][1][1]: alts[i][2] for i in idx if alts[i][1][0] == "pair"}
+    rel_changes = [(relation_cands[i][0], raw_ops[i], op) for i, op in sorted(new_ops.items())]
+    extra = dict(solves=solves, relations=relations, relation_changes=rel_changes)
     if len(found) >= 2 and found[1][0] - cost <= rival_margin and found[1][2].solution != result.solution:
-        return Revision("unreadable", grid, result, changes, cost, solves=solves,
-                        reason="two different readings of the photo both make a valid puzzle")
-    return Revision("solved", grid, result, changes, cost, solves=solves)
+        return Revision("unreadable", grid, result, changes, cost,
+                        reason="two different readings of the photo both make a valid puzzle", **extra)
+    return Revision("solved", grid, result, changes, cost, **extra)
 
 
-def _doubtful(cands: list[list[Candidates]], *, level: float = 0.8) -> bool:
-    """True when some cell's best candidate is not clearly the best (so a rival reading must be ruled out)."""
-    return any(cell[0][1] < level for row in cands for cell in row)
+def _doubtful(cands: list[list[Candidates]], relation_cands: RelationCandidates = (), *, level: float = 0.8) -> bool:
+    """True when some cell's (pair's) best candidate is not clearly the best (so a rival reading must be
+    ruled out)."""
+    return (any(cell[0][1] < level for row in cands for cell in row)
+            or any(options[0][1] < level for _, options in relation_cands))

@@ -194,7 +194,7 @@ def test_revise_finds_the_flipped_low_confidence_digit(sudoku):
     # the reader preferred a wrong digit that clashes with a peer, the true one is its runner-up
     wrong = next(v for v in range(1, 10) if v != true and v in grid[r])
     cands[r][c] = [(wrong, 0.55), (true, 0.40), (None, 0.05)]
-    make = lambda g: Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
+    make = lambda g, rels=(): Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
     rev = revise(cands, make, solve)
     assert rev.status == "solved"
     assert rev.changes == [((r, c), wrong, true)]
@@ -208,7 +208,7 @@ def test_revise_keeps_a_doubtful_given_that_the_rules_need(sudoku):
     # are several solutions and the rules settle it in favour of the digit
     (r, c) = next((r, c) for r in range(9) for c in range(9) if grid[r][c] is not None)
     cands[r][c] = [(None, 0.5), (grid[r][c], 0.5)]
-    make = lambda g: Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
+    make = lambda g, rels=(): Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
     rev = revise(cands, make, solve)
     assert rev.status == "solved" and rev.grid == grid
 
@@ -219,6 +219,6 @@ def test_revise_gives_up_on_many_sure_errors(sudoku):
     filled = [(r, c) for r in range(9) for c in range(9) if grid[r][c] is not None]
     for r, c in filled[:6]:  # six confidently wrong digits: beyond what revision may change
         cands[r][c] = [(grid[r][c] % 9 + 1, 0.97), (grid[r][c], 0.03)]
-    make = lambda g: Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
+    make = lambda g, rels=(): Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
     rev = revise(cands, make, solve)
     assert rev.status == "unreadable" and rev.reason

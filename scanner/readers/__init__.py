@@ -1,0 +1,120 @@
+"""Kind readers: what is particular to reading one puzzle kind from a found grid.
+
+``scanner.photo`` owns everything the kinds share -- loading, finding grid
+candidates, revising the reading by the rules, solving, drawing, debug
+pictures. A *reader* owns the rest, behind this protocol (one module per kind,
+``scanner/readers/<kind>.py``, exposing ``READER``)::
+
+    class Reader(Protocol):
+        kind: str                      # "sudoku", "futoshiki", "takuzu" (solver.kinds name)
+        def accepts(self, candidate) -> bool
+        def read(self, full, small, scale, candidate, engine, *, timer) -> GridReading | None
+        def make_puzzle(self, grid, relations=(), *, source="", index=0) -> Puzzle
+        def labels(self, puzzle, solution) -> dict[(row, col), str]
+        # optional:
+        def find(self, small) -> list[grid_find.Candidate]
+
+- ``accepts(candidate)``: cheap, by the candidate's cell count
+  (``candidate.size``) and nothing else costly; the candidate is a
+  ``grid_find.Candidate`` found in the detection copy ``small``.
+- ``read(...)``: ``full`` (H, W, 3) uint8 BGR upright photo, ``small`` its
+  detection copy, ``scale`` = small / full; returns a ``GridReading`` (below)
+  or None when the candidate is not this kind after all. Time sub-stages with
+  ``timer.stage("mesh")`` etc.
+- ``make_puzzle(grid, relations)``: the ``solver.puzzle.Puzzle`` for a grid of
+  givens (n x n, None empty) and a tuple of ``Relation`` (Futoshiki only).
+- ``labels(puzzle, solution)``: the text drawn into each cell the photo
+  leaves empty (e.g. Sudoku 16x16 draws "A".."G" for 10..16).
+- ``find(small)`` (optional): extra grid candidates the ruled-line finder
+  misses (e.g. Futoshiki boxes with gaps between them); they are offered to
+  every active reader's ``accepts``.
+
+With ``--kind auto`` every reader that accepts a candidate reads it; the
+readings are revised in order of ``fit`` (most confident first) and the first
+that gives a unique solution is kept (else the most confident one, as
+unreadable).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Optional, Protocol
+
+import numpy as np
+
+from solver.puzzle import Cell, Grid, Puzzle, Relation
+
+from ..rectify import Mesh
+
+Candidates = list[tuple[Optional[object], float]]  #: (value or None, probability), best first
+
+#: Kinds with a reader module (``scanner/readers/<kind>.py``); missing modules are skipped.
+KINDS = ("sudoku", "futoshiki", "takuzu")
+
+
+@dataclass
+class GridReading:
+    """One candidate read as one kind.
+
+    - ``mesh``: line crossings (n + 1, n + 1, 2) (x, y) in FULL-resolution pixels, indexed so that
+      ``points[0, 0]`` is the printed puzzle's top-left (i.e. already turned upright);
+    - ``turn``: quarter turns (0..3) the printed puzzle is turned clockwise in the image;
+    - ``cands``: n x n per-cell candidates ``[(value or None, p), ...]``, best first, upright;
+    - ``relations``: per-pair relation candidates ``[((cell_a, cell_b), [("<" | ">" | None, p), ...]), ...]``
+      (a is the upper/left cell; None = no sign), upright; empty for kinds without relations;
+    - ``fit``: how confidently the symbols read (mean log-probability of the best candidate over the
+      cells with a symbol; 0 is perfect); readers of different kinds are compared by it;
+    - ``picture``: the dewarped upright grid (gray), ``cell`` its pixels per cell (debug pictures).
+    """
+
+    mesh: Mesh
+    turn: int
+    cands: list
+    fit: float
+    picture: np.ndarray
+    cell: int
+    relations: list = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.mesh.n
+
+
+class Reader(Protocol):
+    kind: str
+
+    def accepts(self, candidate) -> bool: ...
+
+    def read(self, full: np.ndarray, small: np.ndarray, scale: float, candidate, engine, *,
+             timer) -> Optional[GridReading]: ...
+
+    def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
+                    index: int = 0) -> Puzzle: ...
+
+    def labels(self, puzzle: Puzzle, solution: Grid) -> dict[Cell, str]: ...
+
+
+def get(kind: str) -> Reader:
+    """The reader of ``kind``; ImportError when that kind has no reader (yet)."""
+    if kind not in KINDS:
+        raise ImportError(f"no photo reader for {kind!r}")
+    module = f"{__name__}.{kind}"
+    try:
+        return importlib.import_module(module).READER
+    except ModuleNotFoundError as err:
+        if err.name == module:  # not written yet; a broken reader still raises
+            raise ImportError(f"no photo reader for {kind!r} yet") from None
+        raise
+
+
+def active(kind: str = "auto") -> list[Reader]:
+    """The readers ``--kind`` selects: one, or every reader present for ``auto``."""
+    if kind != "auto":
+        return [get(kind)]
+    out = []
+    for name in KINDS:
+        try:
+            out.append(get(name))
+        except ImportError:
+            continue
+    return out

@@ -1,0 +1,89 @@
+"""Reading a ruled grid with one symbol per cell (Sudoku digits, Takuzu 0/1): shared by those readers.
+
+    fit mesh -> dewarp -> ink per cell -> read the inked cells (turning by 90/180/270 when they read poorly)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import cells as cells_stage
+from .. import rectify
+from . import GridReading
+
+READ_CELL = 40  #: pixels per cell of the dewarped picture the symbols are read from
+
+
+def ink_gray(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 where coloured print (red, blue digits) is as dark as black: the darkest channel."""
+    return image if image.ndim == 2 else np.min(image, axis=2)
+
+
+def read_ruled(full: np.ndarray, small: np.ndarray, scale: float, cand, engine, *, alphabet: str,
+               values: tuple, timer, cell: int = READ_CELL) -> GridReading:
+    """Fit the mesh of ``cand`` (found in ``small``), dewarp, measure the ink and read the filled cells.
+
+    ``alphabet[i]`` is the printed symbol of the value ``values[i]``.
+    """
+    n = cand.size
+    with timer.stage("mesh"):
+        mesh_small = rectify.fit_mesh(small, cand.quad, n)
+    with timer.stage("dewarp"):
+        # read from the detection copy when the grid is large enough there, else from full resolution
+        side_small = float(np.linalg.norm(mesh_small.quad[0] - mesh_small.quad[2])) / 1.414
+        if side_small >= 1.2 * n * cell or scale >= 1.0:
+            source, mesh_src = small, mesh_small
+        else:
+            source, mesh_src = full, mesh_small.scaled(1.0 / scale)
+        picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
+    with timer.stage("ink"):
+        inks = cells_stage.measure(picture, n, cell=cell)
+    with timer.stage("read"):
+        quarter, inks, cands, fit = orient_and_read(inks, engine, alphabet=alphabet, values=values)
+    mesh_full = mesh_small.scaled(1.0 / scale).rotated(quarter)
+    picture = np.ascontiguousarray(np.rot90(picture, k=-quarter))
+    return GridReading(mesh=mesh_full, turn=(-quarter) % 4, cands=cands, fit=fit, picture=picture, cell=cell)
+
+
+def read_cells(inks, engine, *, alphabet: str, values: tuple) -> list:
+    """Candidates (n x n) for the cells: the engine reads only the cells with ink."""
+    n = len(inks)
+    todo = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
+    labels = engine.read([inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
+    got = dict(zip(todo, labels))
+    return [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet, values=values) for c in range(n)]
+            for r in range(n)]
+
+
+def _turn(inks, quarter: int):
+    """The ink grid (n x n of CellInk) as seen after turning the photo ``quarter`` x 90 degrees clockwise."""
+    grid = np.empty((len(inks), len(inks)), dtype=object)
+    for r, row in enumerate(inks):
+        for c, ink in enumerate(row):
+            crop = None if ink.crop is None else np.ascontiguousarray(np.rot90(ink.crop, k=-quarter))
+            grid[r, c] = cells_stage.CellInk(ink.height, ink.p_filled, crop)
+    return np.rot90(grid, k=-quarter).tolist()
+
+
+def fit_of(cands) -> float:
+    """Mean log-probability of the best candidate over the cells read as holding a symbol (0 = perfect)."""
+    probs = [cell[0][1] for row in cands for cell in row if cell[0][0] is not None]
+    return float(np.mean(np.log(probs))) if probs else -np.inf
+
+
+def orient_and_read(inks, engine, *, alphabet: str, values: tuple, sure: float = -0.1, margin: float = 0.5):
+    """Read the cells upright; when they read poorly (fit below ``sure``), also turned by 90/180/270 degrees,
+    keeping the orientation whose symbols read best by at least ``margin``.
+
+    Returns (quarter turns the photo was turned clockwise to read it, inks, candidates, fit).
+    """
+    cands = read_cells(inks, engine, alphabet=alphabet, values=values)
+    best = (fit_of(cands), 0, inks, cands)
+    if best[0] >= sure:
+        return 0, inks, cands, best[0]
+    for quarter in (1, 2, 3):
+        turned = _turn(inks, quarter)
+        turned_cands = read_cells(turned, engine, alphabet=alphabet, values=values)
+        score = fit_of(turned_cands)
+        if score > best[0] + margin:  # a clear margin: the upright reading is kept on near-ties
+            best = (score, quarter, turned, turned_cands)
+    return best[1], best[2], best[3], best[0]
