@@ -7,7 +7,9 @@ within the difficulty's means:
 - ``easy``: pairs, gaps and counts alone finish it;
 - ``medium``: propagation without search finishes it (whole-line reasoning and
   the distinct-lines rule: at most "count gaps" and "finished lines");
-- ``hard``: only uniqueness is kept (the result usually needs search).
+- ``hard``: only uniqueness is kept (the result usually needs search); a removal
+  whose uniqueness test needs more than ``WORK_BUDGET`` probes is not made, which
+  bounds both the generation time and the work a solver needs.
 
 Removing a given ``v`` from a puzzle whose only solution is known keeps it unique
 exactly when no solution has the opposite value there, a single existence test.
@@ -22,6 +24,7 @@ from .formats import NAME
 from .techniques import simple_closure
 
 DIFFICULTIES = ("easy", "medium", "hard")
+WORK_BUDGET = 300  #: candidate lines probed per uniqueness test before a given is kept as needed
 
 
 def _full(grid: Grid) -> bool:
@@ -30,9 +33,12 @@ def _full(grid: Grid) -> bool:
 
 def _keeps_unique(givens: Grid, r: int, c: int, value: int) -> bool:
     """True when ``givens`` (unique with ``value`` at ``(r, c)``) stays unique without that given."""
+    reached = search.propagated(givens)
+    if reached is not None and _full(reached):
+        return True  # propagation alone finishes it: unique
     givens[r][c] = 1 - value
     try:
-        return not search.has_solution(givens)
+        return search.has_solution(givens, budget=WORK_BUDGET) is False
     finally:
         givens[r][c] = None
 

@@ -153,47 +153,75 @@ def _most_constrained(st: State, n: int) -> Optional[int]:
     return best
 
 
-PROBE_LIMIT = 8  #: lines with at most this many candidates are probed at every search node
+PROBE_WIDTHS = (4, 8, 16, 32)  #: probe lines with at most this many candidates, narrowest first
+class OverBudget(Exception):
+    """The search used up the work budget it was given (see ``search``)."""
 
 
-def probe(st: State, T: LineTable, *, limit: Optional[int] = None) -> bool:
-    """Line probing: drop each candidate of a small line whose propagation fails, to a fixpoint.
+def _probe_line(st: State, T: LineTable, line: int, budget: Optional[list] = None) -> Optional[bool]:
+    """Try each candidate of ``line`` by propagation and drop those that fail.
 
-    A one-level lookahead run at every search node: it turns most branching into
-    propagation on hard puzzles. Mutates ``st``; False on a contradiction.
+    Returns None when every candidate survives, True when some were dropped (``st``
+    is then propagated), False on a contradiction.
     """
     n = T.n
-    limit = PROBE_LIMIT if limit is None else limit
-    changed = True
-    while changed:
-        changed = False
-        for which, off in ((4, 0), (5, n)):
-            cands = st[which]
-            for i in range(n):
-                cand = cands[i]
-                if not cand & (cand - 1) or cand.bit_count() > limit:
-                    continue
-                keep = 0
-                for k in _bits(cand):
-                    child = [st[0][:], st[1][:], st[2][:], st[3][:], st[4][:], st[5][:]]
-                    child[which][i] = 1 << k
-                    if propagate(child, {off + i}, T):
-                        keep |= 1 << k
-                if keep != cand:
-                    cands[i] = keep
-                    if not keep or not propagate(st, {off + i}, T):
-                        return False
-                    changed = True
+    which, i = (4, line) if line < n else (5, line - n)
+    cand = st[which][i]
+    if budget is not None:
+        budget[0] -= cand.bit_count()
+        if budget[0] < 0:
+            raise OverBudget
+    keep = 0
+    for k in _bits(cand):
+        child = [st[0][:], st[1][:], st[2][:], st[3][:], st[4][:], st[5][:]]
+        child[which][i] = 1 << k
+        if propagate(child, {line}, T):
+            keep |= 1 << k
+    if keep == cand:
+        return None
+    st[which][i] = keep
+    return bool(keep) and propagate(st, {line}, T)
+
+
+def probe(st: State, T: LineTable, budget: Optional[list] = None) -> bool:
+    """Line probing: sweep the lines of one width band until it learns nothing, then widen.
+
+    A one-level lookahead run at every search node: a candidate whose propagation
+    fails is dropped. It turns most branching into propagation on hard puzzles. Mutates ``st``;
+    False on a contradiction.
+    """
+    n = T.n
+    fruitless: dict[int, int] = {}  # line -> its candidates when probing it last taught nothing
+    w = 0
+    while w < len(PROBE_WIDTHS):
+        width = PROBE_WIDTHS[w]
+        learnt = False
+        for line in range(2 * n):
+            cand = st[4][line] if line < n else st[5][line - n]
+            if not 1 < cand.bit_count() <= width or fruitless.get(line) == cand:
+                continue
+            outcome = _probe_line(st, T, line, budget)
+            if outcome is False:
+                return False
+            if outcome:
+                learnt = True
+            else:
+                fruitless[line] = cand
+        if not learnt:
+            w += 1  # this width is exhausted: widen
     return True
 
 
 def search(
-    st: State, T: LineTable, *, limit: int = 2, order: Optional[Callable[[list[int]], list[int]]] = None
+    st: State, T: LineTable, *, limit: int = 2, order: Optional[Callable[[list[int]], list[int]]] = None,
+    budget: Optional[int] = None,
 ) -> tuple[list[Grid], int]:
     """Up to ``limit`` solutions reachable from the propagated state ``st``, and the nodes visited.
 
-    ``order`` reorders a line's candidate indices before branching (for random generation).
+    ``order`` reorders a line's candidate indices before branching (for random generation);
+    ``budget`` bounds the candidate lines probed, raising ``OverBudget`` past it.
     """
+    work = None if budget is None else [budget]
     n = T.n
     solutions: list[Grid] = []
     nodes = 0
@@ -202,7 +230,7 @@ def search(
 
     def push(state: State) -> bool:
         """Open a frame for ``state``; True when it is already a solution."""
-        if not probe(state, T):
+        if not probe(state, T, work):
             return False
         line = _most_constrained(state, n)
         if line is None:
@@ -257,11 +285,15 @@ def propagated(givens: Grid) -> Optional[Grid]:
     return to_grid(st, T.n)
 
 
-def has_solution(givens: Grid) -> bool:
+def has_solution(givens: Grid, *, budget: Optional[int] = None) -> Optional[bool]:
+    """Whether ``givens`` have a solution; None when the ``budget`` (see ``search``) runs out first."""
     st, T = initial_state(givens)
     if not propagate(st, set(range(2 * T.n)), T):
         return False
-    return bool(search(st, T, limit=1)[0])
+    try:
+        return bool(search(st, T, limit=1, budget=budget)[0])
+    except OverBudget:
+        return None
 
 
 def random_solution(n: int, rng: random.Random) -> Grid:
