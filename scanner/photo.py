@@ -9,6 +9,7 @@ chains them, times them and builds the contract records (``scanner.report``).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from pathlib import Path
@@ -64,28 +65,40 @@ def image_quad(reading: GridReading) -> list[list[float]]:
 
 
 def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, solve, timer: Timer):
-    """Every accepting reader's reading of ``cand``, revised; the first (by fit) that solves, else the most
-    confident. Returns (reader, reading, revision) or None when no reader takes the candidate."""
+    """Read ``cand`` with every accepting reader (every interpretation), revise them by the rules and choose
+    (see ``scanner.readers``). Returns (reader, reading, revision), or None when no reader takes it."""
     readings = []
     for reader in chosen:
-        if not reader.accepts(cand):
-            continue
-        reading = reader.read(loaded.image, loaded.small, loaded.scale, cand, engine, timer=timer)
-        if reading is not None:
-            readings.append((reader, reading))
+        if reader.accepts(cand):
+            readings += [(reader, reading) for reading in reader.read(
+                loaded.image, loaded.small, loaded.scale, cand, engine, timer=timer)]
     if not readings:
         return None
-    readings.sort(key=lambda rr: -rr[1].fit)
+    readings.sort(key=lambda rr: -rr[1].log_likelihood())
+    solved: list[tuple[float, object, GridReading, revise_stage.Revision]] = []
     first = None
     for reader, reading in readings:
+        if solved and reading.log_likelihood() < solved[0][0] - revise_stage.RIVAL_MARGIN:
+            break  # no later interpretation can come near the best solved one
         with timer.stage("revise"):
             make = functools.partial(_make, reader, source=source, index=index)
             rev = revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
                                       clash=_clash_check(reader.kind))
-        if rev.status == "solved":
-            return reader, reading, rev
         first = first or (reader, reading, rev)
-    return first
+        if rev.status == "solved":
+            solved.append((reading.log_likelihood() - rev.cost, reader, reading, rev))
+            solved.sort(key=lambda t: -t[0])
+    if not solved:
+        return first
+    score, reader, reading, rev = solved[0]
+    answer = (reader.kind, reading.turn, rev.result.solution)
+    for other_score, other_reader, other_reading, other in solved[1:]:
+        if (score - other_score <= revise_stage.RIVAL_MARGIN
+                and (other_reader.kind, other_reading.turn, other.result.solution) != answer):
+            rev = dataclasses.replace(rev, status="unreadable",
+                                      reason="two different readings of the photo both make a valid puzzle")
+            break
+    return reader, reading, rev
 
 
 def _make(reader, grid, relations=(), *, source: str, index: int) -> Puzzle:

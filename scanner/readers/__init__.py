@@ -8,7 +8,7 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
     class Reader(Protocol):
         kind: str                      # "sudoku", "futoshiki", "takuzu" (solver.kinds name)
         def accepts(self, candidate) -> bool
-        def read(self, full, small, scale, candidate, engine, *, timer) -> GridReading | None
+        def read(self, full, small, scale, candidate, engine, *, timer) -> list[GridReading]
         def make_puzzle(self, grid, relations=(), *, source="", index=0) -> Puzzle
         def labels(self, puzzle, solution) -> dict[(row, col), str]
         # optional:
@@ -18,9 +18,11 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
   (``candidate.size``) and nothing else costly; the candidate is a
   ``grid_find.Candidate`` found in the detection copy ``small``.
 - ``read(...)``: ``full`` (H, W, 3) uint8 BGR upright photo, ``small`` its
-  detection copy, ``scale`` = small / full; returns a ``GridReading`` (below)
-  or None when the candidate is not this kind after all. Time sub-stages with
-  ``timer.stage("mesh")`` etc.
+  detection copy, ``scale`` = small / full; returns the plausible
+  interpretations as ``GridReading`` objects (below): usually one, several
+  when the reader is unsure how the grid is turned; an empty list when the
+  candidate is not this kind after all. Time sub-stages with
+  ``timer.stage("mesh")`` etc. ``engine`` is a ``scanner.ocr`` engine.
 - ``make_puzzle(grid, relations)``: the ``solver.puzzle.Puzzle`` for a grid of
   givens (n x n, None empty) and a tuple of ``Relation`` (Futoshiki only).
 - ``labels(puzzle, solution)``: the text drawn into each cell the photo
@@ -29,14 +31,18 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
   misses (e.g. Futoshiki boxes with gaps between them); they are offered to
   every active reader's ``accepts``.
 
-With ``--kind auto`` every reader that accepts a candidate reads it; the
-readings are revised in order of ``fit`` (most confident first) and the first
-that gives a unique solution is kept (else the most confident one, as
-unreadable).
+Choosing among interpretations (every accepting reader's, with ``--kind auto``
+every reader present): each is revised by the rules (``scanner.revise``);
+among those that end with exactly one solution the most likely one wins --
+likelihood = sum of log p of every cell's (pair's) chosen candidate. When a
+second interpretation with a different solution comes within
+``revise.RIVAL_MARGIN`` of it, the photo is unreadable. Interpretations are
+revised most likely first and the rest skipped once none can catch up.
 """
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass, field
 from typing import Optional, Protocol
 
@@ -63,7 +69,7 @@ class GridReading:
     - ``relations``: per-pair relation candidates ``[((cell_a, cell_b), [("<" | ">" | None, p), ...]), ...]``
       (a is the upper/left cell; None = no sign), upright; empty for kinds without relations;
     - ``fit``: how confidently the symbols read (mean log-probability of the best candidate over the
-      cells with a symbol; 0 is perfect); readers of different kinds are compared by it;
+      cells with a symbol; 0 is perfect), for diagnostics;
     - ``picture``: the dewarped upright grid (gray), ``cell`` its pixels per cell (debug pictures).
     """
 
@@ -79,6 +85,11 @@ class GridReading:
     def size(self) -> int:
         return self.mesh.n
 
+    def log_likelihood(self) -> float:
+        """Sum of log p of every cell's and pair's best candidate (the raw reading's likelihood)."""
+        total = sum(math.log(max(cell[0][1], 1e-12)) for row in self.cands for cell in row)
+        return total + sum(math.log(max(options[0][1], 1e-12)) for _, options in self.relations)
+
 
 class Reader(Protocol):
     kind: str
@@ -86,7 +97,7 @@ class Reader(Protocol):
     def accepts(self, candidate) -> bool: ...
 
     def read(self, full: np.ndarray, small: np.ndarray, scale: float, candidate, engine, *,
-             timer) -> Optional[GridReading]: ...
+             timer) -> list[GridReading]: ...
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle: ...

@@ -19,10 +19,11 @@ def ink_gray(image: np.ndarray) -> np.ndarray:
 
 
 def read_ruled(full: np.ndarray, small: np.ndarray, scale: float, cand, engine, *, alphabet: str,
-               values: tuple, timer, cell: int = READ_CELL) -> GridReading:
+               values: tuple, timer, cell: int = READ_CELL) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``small``), dewarp, measure the ink and read the filled cells.
 
-    ``alphabet[i]`` is the printed symbol of the value ``values[i]``.
+    ``alphabet[i]`` is the printed symbol of the value ``values[i]``. Returns the upright reading, and when
+    its symbols read poorly also the readings turned by 90/180/270 degrees (the rules pick among them).
     """
     n = cand.size
     with timer.stage("mesh"):
@@ -38,10 +39,11 @@ def read_ruled(full: np.ndarray, small: np.ndarray, scale: float, cand, engine, 
     with timer.stage("ink"):
         inks = cells_stage.measure(picture, n, cell=cell)
     with timer.stage("read"):
-        quarter, inks, cands, fit = orient_and_read(inks, engine, alphabet=alphabet, values=values)
-    mesh_full = mesh_small.scaled(1.0 / scale).rotated(quarter)
-    picture = np.ascontiguousarray(np.rot90(picture, k=-quarter))
-    return GridReading(mesh=mesh_full, turn=(-quarter) % 4, cands=cands, fit=fit, picture=picture, cell=cell)
+        turned = orientations(inks, engine, alphabet=alphabet, values=values)
+    mesh_full = mesh_small.scaled(1.0 / scale)
+    return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
+                        picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=cell)
+            for quarter, cands in turned]
 
 
 def read_cells(inks, engine, *, alphabet: str, values: tuple) -> list:
@@ -70,20 +72,11 @@ def fit_of(cands) -> float:
     return float(np.mean(np.log(probs))) if probs else -np.inf
 
 
-def orient_and_read(inks, engine, *, alphabet: str, values: tuple, sure: float = -0.1, margin: float = 0.5):
-    """Read the cells upright; when they read poorly (fit below ``sure``), also turned by 90/180/270 degrees,
-    keeping the orientation whose symbols read best by at least ``margin``.
-
-    Returns (quarter turns the photo was turned clockwise to read it, inks, candidates, fit).
-    """
+def orientations(inks, engine, *, alphabet: str, values: tuple, sure: float = -0.1) -> list[tuple[int, list]]:
+    """``[(quarter, candidates), ...]``: the cells read upright (quarter 0), and when they read poorly (fit
+    below ``sure``) also as seen after turning the photo 1, 2, 3 quarter turns clockwise."""
     cands = read_cells(inks, engine, alphabet=alphabet, values=values)
-    best = (fit_of(cands), 0, inks, cands)
-    if best[0] >= sure:
-        return 0, inks, cands, best[0]
-    for quarter in (1, 2, 3):
-        turned = _turn(inks, quarter)
-        turned_cands = read_cells(turned, engine, alphabet=alphabet, values=values)
-        score = fit_of(turned_cands)
-        if score > best[0] + margin:  # a clear margin: the upright reading is kept on near-ties
-            best = (score, quarter, turned, turned_cands)
-    return best[1], best[2], best[3], best[0]
+    out = [(0, cands)]
+    if fit_of(cands) < sure:
+        out += [(q, read_cells(_turn(inks, q), engine, alphabet=alphabet, values=values)) for q in (1, 2, 3)]
+    return out
