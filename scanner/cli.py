@@ -15,6 +15,8 @@ from . import inputs
 from .report import dumps, puzzle_from_record, puzzle_record
 from .show import describe
 
+DEFAULT_DPI = 200  #: PDF pages (kept equal to scanner.batch.raster.DEFAULT_DPI, which imports numpy)
+
 STATUS_CODES = {
     "solved": ExitCode.OK,
     "ambiguous": ExitCode.AMBIGUOUS,
@@ -57,8 +59,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--debug", type=Path, metavar="DIR", help="write each stage's picture into DIR")
     p.add_argument("--engine", default="auto", choices=("auto", "classifier", "tesseract"),
                    help="digit reader for photos (default: auto)")
+    batch = p.add_argument_group("batch (folders, PDFs, multi-page TIFFs, several images)")
+    batch.add_argument("--jobs", type=_positive, metavar="N",
+                       help="worker processes reading pages in parallel (default: the number of cores)")
+    batch.add_argument("--glob", metavar="PATTERN", help="in folders, take only the files matching PATTERN "
+                       "(e.g. '*.pdf'; default: every image and PDF, recursively)")
+    batch.add_argument("--dpi", type=_positive_float, metavar="DPI",
+                       help=f"resolution PDF pages are rendered at (default {DEFAULT_DPI})")
+    batch.add_argument("--resume", action="store_true",
+                       help="skip the pages whose results are already in --out DIR's report.jsonl")
+    batch.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
     p.add_argument("--version", action="version", version="scan-solve 0.1.0")
     return p
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 10 <= value <= 1200:
+        raise argparse.ArgumentTypeError(f"between 10 and 1200: {text}")
+    return value
 
 
 def _explain_lines(record: dict, *, hint: bool) -> list[str]:
@@ -108,10 +140,87 @@ def _error_record(path: Path, err: ScanSolveError) -> dict:
     }
 
 
+def _is_batch(args) -> bool:
+    """Batch mode: a folder, a PDF, a multi-page TIFF, more than one image, or a batch option given.
+    One photo and text files keep the single-file behaviour and output."""
+    if args.jobs is not None or args.resume or args.glob or args.dpi is not None:
+        return True
+    images = 0
+    for name in args.files:
+        path = Path(name)
+        if name == "-":
+            continue
+        if path.is_dir():
+            return True
+        try:
+            what = inputs.sniff_file(path)
+        except ScanSolveError:
+            continue  # reported by whichever path runs
+        if what == "pdf":
+            return True
+        if what == "image":
+            images += 1
+            if inputs.is_tiff(path):
+                from .batch.units import tiff_pages
+
+                try:
+                    if tiff_pages(path) > 1:
+                        return True
+                except ScanSolveError:
+                    pass
+    return images > 1
+
+
+def _write_record(record: dict, args, out) -> None:
+    """One record on stdout: a JSON line, or the heading and grids (with steps when asked)."""
+    wants_steps = (args.explain or args.hint) and record["status"] != "unreadable"
+    steps = _explain_lines(record, hint=args.hint) if wants_steps else []
+    if args.json:
+        if steps:
+            record["steps"] = steps
+        out.write(dumps(record) + "\n")
+    else:
+        out.write(describe(record, with_puzzle="quad" in record) + "\n")
+        if steps:
+            out.write("\n".join(steps) + "\n")
+        out.write("\n")
+
+
+def run_batch(args) -> int:
+    """Batch mode: every page of every input through the worker pool; summary on stderr."""
+    from .batch.run import run_batch as batch
+    from .batch.worker import Options
+
+    opts = Options(out=str(args.out) if args.out else None, kind=args.kind, engine=args.engine,
+                   draw=not args.no_overlay, dpi=args.dpi or DEFAULT_DPI,
+                   debug=str(args.debug) if args.debug else None)
+    out = sys.stdout
+
+    def emit(record: dict) -> None:
+        if record.get("kind") is None:  # a page without a puzzle: its error line went to stderr
+            if args.json:
+                out.write(dumps(record) + "\n")
+        else:
+            _write_record(record, args, out)
+        out.flush()
+
+    def error(line: str) -> None:
+        sys.stderr.write(f"scan-solve: error: {line}\n")
+        sys.stderr.flush()
+
+    tally = batch(args.files, opts=opts, jobs=args.jobs or os.cpu_count() or 1, glob=args.glob,
+                  resume=args.resume, quiet=args.quiet, emit=emit, error=error)
+    sys.stderr.write(tally.text(seconds=tally.seconds, jobs=args.jobs or os.cpu_count() or 1,
+                                report=tally.report) + "\n")
+    return int(tally.worst())
+
+
 def run(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.out is not None and args.out.exists() and not args.out.is_dir():
         raise InputError(f"--out {args.out}: exists and is not a folder")
+    if _is_batch(args):
+        return run_batch(args)
     codes: list[ExitCode] = []
     out = sys.stdout
     try:
@@ -130,17 +239,7 @@ def run(argv: list[str] | None = None) -> int:
             continue
         for record in records:
             codes.append(STATUS_CODES.get(record["status"], ExitCode.SOFTWARE))
-            wants_steps = (args.explain or args.hint) and record["status"] != "unreadable"
-            steps = _explain_lines(record, hint=args.hint) if wants_steps else []
-            if args.json:
-                if steps:
-                    record["steps"] = steps
-                out.write(dumps(record) + "\n")
-            else:
-                out.write(describe(record, with_puzzle="quad" in record) + "\n")
-                if steps:
-                    out.write("\n".join(steps) + "\n")
-                out.write("\n")
+            _write_record(record, args, out)
         out.flush()
     return int(worst(codes))
 

@@ -46,6 +46,15 @@ def sniff_file(path: Path) -> str:
     return "text"
 
 
+def is_tiff(path: Path) -> bool:
+    """Whether the file at ``path`` starts like a TIFF (either byte order)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) in (b"II*\x00", b"MM\x00*")
+    except OSError:
+        return False
+
+
 def read_text(path: Path) -> str:
     """The file's text (UTF-8, or Latin-1 as a fallback); ``InputError`` for binary data."""
     data = path.read_bytes()
@@ -57,21 +66,37 @@ def read_text(path: Path) -> str:
         return data.decode("latin-1")
 
 
-def expand(paths: list[str]) -> Iterator[Path]:
-    """The inputs in order, folders replaced by the images and PDFs they hold (recursively, sorted)."""
+def _folder_files(folder: Path, glob: str | None) -> list[Path]:
+    """Files under ``folder`` (recursive, sorted): images and PDFs, or those matching ``glob``; never overlays."""
+    if glob:
+        found = (p for p in folder.rglob(glob) if p.is_file())
+    else:
+        found = (p for p in folder.rglob("*")
+                 if p.is_file() and (p.suffix.lower() in IMAGE_SUFFIXES or p.suffix.lower() == ".pdf"))
+    return sorted(p for p in found if ".solved." not in p.name and not p.name.startswith("."))
+
+
+def expand_with_roots(paths: list[str], *, glob: str | None = None) -> Iterator[tuple[Path, str]]:
+    """``(file, relative name)`` for every input in order: a folder gives the files it holds (recursively,
+    sorted; images and PDFs, or the files matching ``glob``), each named relative to that folder; a file is
+    named by its own name. The relative name (POSIX separators) is where its outputs go under ``--out``."""
     for name in paths:
         path = Path(name)
         if name != "-" and path.is_dir():
-            found = sorted(
-                p for p in path.rglob("*")
-                if p.is_file() and (p.suffix.lower() in IMAGE_SUFFIXES or p.suffix.lower() == ".pdf")
-                and ".solved." not in p.name
-            )
+            found = _folder_files(path, glob)
             if not found:
-                raise InputError(f"{path}: the folder holds no images")
-            yield from found
+                what = f"no files matching {glob!r}" if glob else "no images"
+                raise InputError(f"{path}: the folder holds {what}")
+            for p in found:
+                yield p, p.relative_to(path).as_posix()
         else:
-            yield path
+            yield path, path.name
+
+
+def expand(paths: list[str], *, glob: str | None = None) -> Iterator[Path]:
+    """The inputs in order, folders replaced by the images and PDFs they hold (recursively, sorted)."""
+    for path, _ in expand_with_roots(paths, glob=glob):
+        yield path
 
 
 def is_same_file(a: Path, b: Path) -> bool:

@@ -1,0 +1,173 @@
+"""What a worker process does with one page: make its pixels, read every grid, solve, draw; records out.
+
+``run_page`` never raises for a page's own faults (a corrupt file, no grid, a bug in a stage, running out of
+memory): each becomes a failure record for that page. Only the death of the process (a crash in native
+code, the kernel's OOM killer) escapes, and the pool reports that page (``scanner.batch.pool``).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from solver.errors import ExitCode, ScanSolveError
+
+from .units import Unit
+
+#: Test hook: a page whose file name contains this environment variable's value kills its worker (SIGSEGV).
+CRASH_ENV = "SCAN_SOLVE_TEST_CRASH"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How pages are processed (the batch's command-line options, picklable)."""
+
+    out: Optional[str] = None  #: overlays go to ``out/<rel folder>/``; None: beside each input
+    kind: str = "auto"
+    engine: str = "auto"
+    draw: bool = True
+    dpi: float = 200.0
+    max_grids: int = 16
+    debug: Optional[str] = None
+
+
+@dataclass
+class PageResult:
+    """The records of one page (puzzles, or one failure record) and the grids skipped as not puzzles."""
+
+    unit: Unit
+    records: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+
+
+def failure_record(unit: Unit, message: str, code: ExitCode | int, *, seconds: float = 0.0) -> dict:
+    """The record of a page that gave no puzzle: the contract's fields, ``page``, ``error`` and ``exit_code``."""
+    return {
+        "source": unit.path, "index": 0, "kind": None, "size": None, "givens": None, "relations": [],
+        "status": "unreadable", "solution": None, "difficulty": None, "seconds": round(seconds, 6),
+        "page": unit.page, "error": message, "exit_code": int(code),
+    }
+
+
+def not_a_puzzle(record: dict) -> Optional[str]:
+    """Why a grid the reader returned is not a puzzle to count (None: it is one).
+
+    A grid with no empty cell is a printed solution; an unreadable grid with fewer than n*n/6 digits read is
+    a crossword, a table or a grid of blanks (real puzzles give far more: 17 of 81 at the very least).
+    """
+    givens = record.get("givens")
+    if not givens:
+        return None
+    n = len(givens)
+    filled = sum(v is not None for row in givens for v in row)
+    if filled == n * n:
+        return f"grid {record.get('index', 0) + 1}: every cell is filled (a printed solution, not a puzzle)"
+    if record.get("status") == "unreadable" and filled < n * n / 6:
+        return (f"grid {record.get('index', 0) + 1}: only {filled} of {n * n} cells hold a digit "
+                "(a crossword or a table, not a puzzle)")
+    return None
+
+
+def init(threads: int) -> None:
+    """Worker start: OpenCV's own threads limited so workers do not fight for the cores."""
+    import cv2
+
+    cv2.setNumThreads(max(1, threads))
+
+
+def _overlay_folder(unit: Unit, opts: Options) -> Path:
+    if opts.out is None:
+        return Path(unit.path).parent
+    return Path(opts.out) / Path(unit.rel).parent
+
+
+def _debug_folder(unit: Unit, opts: Options) -> Optional[Path]:
+    if opts.debug is None:
+        return None
+    return Path(opts.debug) / Path(unit.rel).parent / f"{Path(unit.rel).stem}.p{unit.page}"
+
+
+def _page_pixels(unit: Unit, opts: Options):
+    from . import raster
+
+    if unit.form == "pdf":
+        return raster.pdf_page(Path(unit.path), unit.page, dpi=opts.dpi)
+    return raster.tiff_page(Path(unit.path), unit.page)
+
+
+def _scan(unit: Unit, opts: Options) -> list[dict]:
+    """The photo pipeline on the unit: image files directly, document pages through a temporary BMP named
+    ``<stem>.p<page>`` so the overlay is ``<stem>.p<page>.solved.jpg``."""
+    from .. import photo
+
+    common = dict(kind=opts.kind, out_dir=_overlay_folder(unit, opts), debug_dir=_debug_folder(unit, opts),
+                  engine=opts.engine, draw=opts.draw, max_grids=opts.max_grids)
+    if unit.form == "image":
+        return photo.scan_photo(Path(unit.path), **common)
+    import cv2
+
+    image = _page_pixels(unit, opts)
+    with tempfile.TemporaryDirectory(prefix="scan-solve-page-") as tmp:
+        page_file = Path(tmp) / f"{Path(unit.rel).stem}.p{unit.page}.bmp"
+        if not cv2.imwrite(str(page_file), image):
+            raise ScanSolveError(f"{unit.name}: could not write the page for reading")
+        del image
+        try:
+            records = photo.scan_photo(page_file, **common)
+        except ScanSolveError as err:  # name the page, not the temporary file
+            raise ScanSolveError(str(err).replace(str(page_file), unit.name), exit_code=err.exit_code) from None
+    for record in records:
+        record["source"] = unit.path
+    return records
+
+
+def _named(unit: Unit, message: str) -> str:
+    """``message`` starting with the page's name (``file#page``) rather than the file's."""
+    if unit.page is not None and message.startswith(unit.path + ": "):
+        return f"{unit.name}: {message[len(unit.path) + 2:]}"
+    return message
+
+
+def run_page(unit: Unit, opts: Options) -> PageResult:
+    """Read, solve and draw every puzzle on ``unit``'s page; failures become a failure record."""
+    mark = os.environ.get(CRASH_ENV)
+    if mark and mark in Path(unit.path).name:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    start = time.perf_counter()
+    result = PageResult(unit)
+    try:
+        records = _scan(unit, opts)
+    except ScanSolveError as err:
+        result.records = [failure_record(unit, _named(unit, str(err)), err.exit_code,
+                                         seconds=time.perf_counter() - start)]
+        return result
+    except MemoryError:
+        result.records = [failure_record(unit, f"{unit.name}: out of memory while reading the page",
+                                         ExitCode.SOFTWARE, seconds=time.perf_counter() - start)]
+        return result
+    except Exception as err:  # a bug in a stage: this page fails, the batch goes on
+        result.records = [failure_record(unit, f"{unit.name}: internal error: {type(err).__name__}: {err}",
+                                         ExitCode.SOFTWARE, seconds=time.perf_counter() - start)]
+        return result
+    kept = []
+    for record in records:
+        why = not_a_puzzle(record)
+        if why is None:
+            kept.append(record)
+            continue
+        result.skipped.append(why)
+        if record.get("overlay"):
+            Path(record["overlay"]).unlink(missing_ok=True)
+    for index, record in enumerate(kept):
+        record["index"] = index
+        record["page"] = unit.page
+    if not kept:
+        why = "; ".join(result.skipped)
+        kept = [failure_record(unit, f"{unit.name}: no puzzle on the page ({why})", ExitCode.NO_PUZZLE,
+                               seconds=time.perf_counter() - start)]
+    result.records = kept
+    return result
