@@ -53,7 +53,8 @@ class Pool:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.jobs, mp_context=self._ctx,
-                initializer=worker.init, initargs=(threads_per_worker(self.jobs),))
+                initializer=worker.init,
+                initargs=(threads_per_worker(self.jobs), os.environ.get(worker.CRASH_ENV)))
         return self._executor
 
     def _restart(self) -> None:

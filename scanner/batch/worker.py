@@ -72,11 +72,17 @@ def not_a_puzzle(record: dict) -> Optional[str]:
     return None
 
 
-def init(threads: int) -> None:
-    """Worker start: OpenCV's own threads limited so workers do not fight for the cores."""
+_crash_mark: Optional[str] = None
+
+
+def init(threads: int, crash_mark: Optional[str] = None) -> None:
+    """Worker start: OpenCV's own threads limited so workers do not fight for the cores; the test hook's
+    mark (``CRASH_ENV`` as the batch saw it: forked workers may not share its environment)."""
+    global _crash_mark
     import cv2
 
     cv2.setNumThreads(max(1, threads))
+    _crash_mark = crash_mark
 
 
 def _overlay_folder(unit: Unit, opts: Options) -> Path:
@@ -134,7 +140,7 @@ def _named(unit: Unit, message: str) -> str:
 
 def run_page(unit: Unit, opts: Options) -> PageResult:
     """Read, solve and draw every puzzle on ``unit``'s page; failures become a failure record."""
-    mark = os.environ.get(CRASH_ENV)
+    mark = _crash_mark or os.environ.get(CRASH_ENV)
     if mark and mark in Path(unit.path).name:
         os.kill(os.getpid(), signal.SIGSEGV)
     start = time.perf_counter()
