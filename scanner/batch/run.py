@@ -106,6 +106,8 @@ def run_batch(files: list[str], *, opts: Options, jobs: int, glob: Optional[str]
     def finish(result: PageResult, seq: int) -> None:
         nonlocal next_i
         tally.add(result.records, skipped=len(result.skipped))
+        tally.cpu_seconds += result.cpu
+        tally.worker_peak_mb = max(tally.worker_peak_mb, result.peak_mb)
         report.write(result.records)
         for record in result.records:
             if record.get("kind") is None and "error" in record:

@@ -40,6 +40,8 @@ class Tally:
     codes: list = field(default_factory=list)
     seconds: float = 0.0
     report: str | None = None
+    cpu_seconds: float = 0.0  #: CPU time the workers spent on the pages read in this run
+    worker_peak_mb: float = 0.0  #: the largest worker's peak resident memory
 
     def add(self, records: list[dict], *, skipped: int = 0, resumed: bool = False) -> None:
         self.pages += 1

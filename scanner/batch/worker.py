@@ -42,6 +42,8 @@ class PageResult:
     unit: Unit
     records: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
+    cpu: float = 0.0  #: CPU seconds the worker spent on the page
+    peak_mb: float = 0.0  #: the worker process's peak resident memory so far (MB)
 
 
 def failure_record(unit: Unit, message: str, code: ExitCode | int, *, seconds: float = 0.0) -> dict:
@@ -143,6 +145,23 @@ def run_page(unit: Unit, opts: Options) -> PageResult:
     mark = _crash_mark or os.environ.get(CRASH_ENV)
     if mark and mark in Path(unit.path).name:
         os.kill(os.getpid(), signal.SIGSEGV)
+    cpu = time.process_time()
+    result = _run_page(unit, opts)
+    result.cpu = time.process_time() - cpu
+    result.peak_mb = _peak_mb()
+    return result
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory in MB (0 where ``resource`` is missing, e.g. Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _run_page(unit: Unit, opts: Options) -> PageResult:
     start = time.perf_counter()
     result = PageResult(unit)
     try:

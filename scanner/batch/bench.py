@@ -1,0 +1,283 @@
+"""``python -m scanner.batch.bench --pages 200``: batch throughput with 1 and 2 jobs, and a fault run.
+
+Throughput: ``--pages`` 12-megapixel pages (``--distinct`` different synthetic newspaper pages from
+``scanner.synth``, enlarged to 12 MP and JPEG-encoded; the rest are hard links to them) are read with
+``--jobs 1`` and ``--jobs 2``, one after the other in this run; pages per second and the ratio are printed.
+
+Fault run: a folder of ``--fault-images`` such pages of which 5 % are corrupt (truncated, empty, not an
+image), plus a 20-page PDF of synthetic pages: every good page must come back processed, every bad one
+reported, nothing lost; peak memory is measured.
+
+Each batch runs in a child process (``--measure``) that samples the resident memory of its whole process
+tree (itself, the fork server, the workers) from ``/proc`` every 50 ms and also reports ``getrusage``
+peaks (``RUSAGE_SELF`` and ``RUSAGE_CHILDREN``, the largest single child). Pages are cached in ``--cache``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+MEGAPIXELS = 12e6
+CORRUPT_SHARE = 0.05
+PDF_PAGES = 20
+
+
+# -- the page cache ----------------------------------------------------------------------------------------
+
+def _render_page(job: tuple[str, int]) -> str:
+    """Render synthetic page ``seed``, enlarge it to 12 MP, write it as JPEG (quality 90); its path."""
+    import cv2
+
+    from scanner import synth
+
+    folder, seed = job
+    path = Path(folder) / f"page_{seed:04d}.jpg"
+    if path.exists():
+        return str(path)
+    cv2.setNumThreads(1)
+    kind = "sudoku"  # the photo pipeline reads Sudoku today; other kinds would only measure "no puzzle"
+    img, _, _ = synth.render(kind, seed=seed, mode="photo" if seed % 4 else "scan")
+    h, w = img.shape[:2]
+    f = (MEGAPIXELS / (h * w)) ** 0.5
+    big = cv2.resize(cv2.cvtColor(img, cv2.COLOR_RGB2BGR), (round(w * f), round(h * f)),
+                     interpolation=cv2.INTER_LINEAR)
+    ok, buf = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(buf.tobytes())
+    os.replace(tmp, path)
+    return str(path)
+
+
+def distinct_pages(cache: Path, count: int, *, jobs: int) -> list[Path]:
+    """``count`` distinct 12 MP pages in ``cache`` (made once, reused afterwards)."""
+    from multiprocessing import get_context
+
+    cache.mkdir(parents=True, exist_ok=True)
+    todo = [(str(cache), seed) for seed in range(count)]
+    missing = [j for j in todo if not (cache / f"page_{j[1]:04d}.jpg").exists()]
+    if missing:
+        print(f"bench: rendering {len(missing)} synthetic 12 MP pages into {cache} ...", file=sys.stderr)
+        with get_context("spawn").Pool(jobs) as pool:
+            pool.map(_render_page, missing)
+    return [Path(_render_page(j)) for j in todo]
+
+
+def link_folder(folder: Path, sources: list[Path], count: int) -> list[Path]:
+    """``folder`` holding ``count`` pages: hard links (copies when links fail) cycling through ``sources``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    made = []
+    for i in range(count):
+        target = folder / f"p{i:04d}.jpg"
+        if not target.exists():
+            try:
+                os.link(sources[i % len(sources)], target)
+            except OSError:
+                shutil.copy(sources[i % len(sources)], target)
+        made.append(target)
+    return made
+
+
+def make_pdf(path: Path, sources: list[Path], *, dpi: int = 300) -> Path:
+    """A PDF with one page per source image (embedded as JPEG by Pillow, ``dpi`` sets the page size)."""
+    from PIL import Image
+
+    if path.exists():
+        return path
+    tmp = path.with_suffix(".tmp")
+    first, *rest = [Image.open(p) for p in sources]
+    first.save(tmp, format="PDF", save_all=True, append_images=rest, resolution=dpi)
+    for im in [first, *rest]:
+        im.close()
+    os.replace(tmp, path)
+    return path
+
+
+def _in_child(fn, *args):
+    """``fn(*args)`` in a fresh process, so its memory does not count in the measured batches' peaks
+    (Linux keeps a process's peak RSS across fork and exec)."""
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(1) as pool:
+        return pool.apply(fn, args)
+
+
+def corrupt(path: Path, how: int) -> str:
+    """Replace ``path`` (a hard link: unlinked first) by a broken file; what was done."""
+    data = path.read_bytes()
+    path.unlink()
+    if how % 3 == 0:
+        path.write_bytes(data[: len(data) // 2])
+        return "truncated JPEG"
+    if how % 3 == 1:
+        path.write_bytes(b"")
+        return "empty file"
+    path.write_bytes(os.urandom(4096))
+    return "random bytes named .jpg"
+
+
+# -- one measured batch (child process) ------------------------------------------------------------------
+
+def _tree_rss_kb(root: int) -> int:
+    """Resident memory (kB) of ``root`` and all its descendants, from /proc (0 where unreadable)."""
+    total, stack, seen = 0, [root], set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as fh:
+                    stack.extend(int(c) for c in fh.read().split())
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def measure(folder: list[str], out: str, jobs: int) -> dict:
+    """Run one batch in this process; its figures (seconds, pages, outcomes, memory)."""
+    from .run import run_batch
+    from .worker import Options
+
+    peak = [0]
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            peak[0] = max(peak[0], _tree_rss_kb(os.getpid()))
+            stop.wait(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    records: list[dict] = []
+    start = time.perf_counter()
+    tally = run_batch(folder, opts=Options(out=out), jobs=jobs, quiet=True, emit=records.append,
+                      error=lambda line: None)
+    seconds = time.perf_counter() - start
+    stop.set()
+    sampler.join()
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the fork server, if it was reaped
+    return {
+        "jobs": jobs, "seconds": seconds, "pages": tally.pages, "puzzles": tally.puzzles,
+        "by_status": tally.by_status, "no_puzzle": len(tally.no_puzzle), "failed": tally.failed,
+        "pages_seen": sorted({f"{r['source']}#{r.get('page')}" for r in records}),
+        "processed": sorted({f"{r['source']}#{r.get('page')}" for r in records
+                             if r.get("kind") is not None or r.get("exit_code") == 8}),
+        "rss_self_mb": own / 1024, "rss_child_max_mb": kids / 1024, "rss_tree_peak_mb": peak[0] / 1024,
+        "worker_peak_mb": tally.worker_peak_mb, "cpu_seconds": tally.cpu_seconds,
+    }
+
+
+def _run_child(inputs: list[str], out: Path, jobs: int) -> dict:
+    cmd = [sys.executable, "-m", "scanner.batch.bench", "--measure", "--jobs", str(jobs), "--out", str(out),
+           *inputs]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: the measured batch failed:\n{proc.stderr}")
+    shutil.rmtree(out, ignore_errors=True)
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def _load() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+        return f"load average {one:.2f} (1 min), {five:.2f} (5 min)"
+    except OSError:
+        return "load average unknown"
+
+
+# -- the command ---------------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m scanner.batch.bench", description=__doc__.split("\n")[0])
+    p.add_argument("--pages", type=int, default=200, help="pages in the throughput runs (default 200)")
+    p.add_argument("--distinct", type=int, default=40, help="different synthetic pages among them (default 40)")
+    p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "scan-solve-bench",
+                   help="folder the generated pages are kept in (default: %(default)s)")
+    p.add_argument("--fault-images", type=int, default=40, help="images in the fault run's folder (default 40)")
+    p.add_argument("--skip-throughput", action="store_true")
+    p.add_argument("--skip-faults", action="store_true")
+    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--jobs", type=int, default=1, help=argparse.SUPPRESS)
+    p.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("inputs", nargs="*", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.measure:
+        print(json.dumps(measure(args.inputs, str(args.out), args.jobs)))
+        return 0
+
+    cores = os.cpu_count() or 1
+    print(f"bench: {cores} cores, {_load()}")
+    sources = distinct_pages(args.cache / "pages", max(args.distinct, PDF_PAGES), jobs=min(2, cores))
+    work = Path(tempfile.mkdtemp(prefix="scan-solve-bench-"))
+    code = 0
+    try:
+        if not args.skip_throughput:
+            folder = work / "throughput"
+            link_folder(folder, sources[: args.distinct], args.pages)
+            runs = {}
+            for jobs in (1, 2):
+                runs[jobs] = _run_child([str(folder)], work / f"out{jobs}", jobs)
+                r = runs[jobs]
+                print(f"  --jobs {jobs}: {r['pages']} pages in {r['seconds']:.1f} s = {r['pages'] / r['seconds']:.2f} "
+                      f"pages/s; worker CPU {r['cpu_seconds'] / r['pages']:.3f} s/page; puzzles {r['puzzles']} "
+                      f"{r['by_status']}, no puzzle {r['no_puzzle']}, failed {len(r['failed'])}; peak memory "
+                      f"{r['rss_tree_peak_mb']:.0f} MB (process tree)")
+            rate1 = runs[1]["pages"] / runs[1]["seconds"]
+            rate2 = runs[2]["pages"] / runs[2]["seconds"]
+            print(f"throughput: {rate2:.2f} pages/s with 2 jobs, {rate1:.2f} with 1: ratio {rate2 / rate1:.2f} "
+                  f"(targets: >= 4 pages/s, ratio >= 1.8); {_load()}")
+            cpu = runs[2]["cpu_seconds"] / runs[2]["pages"]
+            print(f"  CPU-bound ceiling with 2 free cores: {2 / cpu:.2f} pages/s ({cpu:.3f} worker CPU s/page; "
+                  "the main process only schedules and writes the report)")
+        if not args.skip_faults:
+            folder = work / "faults"
+            images = link_folder(folder, sources[: args.distinct], args.fault_images)
+            n_bad = max(1, round(CORRUPT_SHARE * len(images)))
+            step = len(images) // n_bad
+            bad = {}
+            for k in range(n_bad):
+                victim = images[k * step + step // 2]
+                bad[str(victim)] = corrupt(victim, k)
+            pdf = _in_child(make_pdf, args.cache / f"book{PDF_PAGES}.pdf", sources[:PDF_PAGES])
+            shutil.copy(pdf, folder / "book.pdf")
+            r = _run_child([str(folder)], work / "outf", 2)
+            expected = {f"{p}#1" for p in map(str, images) if p not in bad}
+            expected |= {f"{folder / 'book.pdf'}#{i}" for i in range(1, PDF_PAGES + 1)}
+            reported_bad = {name.split("#")[0] for name, _ in r["failed"]}
+            lost = expected - set(r["processed"])
+            print(f"faults: {len(images)} images ({n_bad} corrupt: {', '.join(sorted(set(bad.values())))}) + a "
+                  f"{PDF_PAGES}-page PDF = {len(images) + PDF_PAGES} pages in {r['seconds']:.1f} s with 2 jobs")
+            print(f"  good pages processed: {len(expected) - len(lost)} of {len(expected)}"
+                  + (f" (lost: {sorted(lost)[:5]})" if lost else ""))
+            print(f"  bad files reported: {len(reported_bad & set(bad))} of {len(bad)}")
+            for name, reason in r["failed"]:
+                print(f"    {name}: {reason.split(': ', 1)[-1]}")
+            print(f"  puzzles {r['puzzles']} {r['by_status']}, pages without a puzzle {r['no_puzzle']}")
+            print(f"  peak memory: {r['rss_tree_peak_mb']:.0f} MB for the whole process tree (sampled every 50 ms); "
+                  f"getrusage maxrss: main {r['rss_self_mb']:.0f} MB, largest worker {r['worker_peak_mb']:.0f} MB, "
+                  f"so at most {r['rss_self_mb'] + 2 * r['worker_peak_mb']:.0f} MB with 2 workers (target < 1024 MB)")
+            if lost or len(reported_bad & set(bad)) != len(bad):
+                code = 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
