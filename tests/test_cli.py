@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from conftest import SAMPLES
 from scanner.cli import main
 from scanner.report import CONTRACT_FIELDS
 from solver import kinds
@@ -150,3 +151,35 @@ def test_stdin_and_text_path_does_not_import_opencv():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "solved" in proc.stdout
+
+
+def test_one_photo_keeps_the_single_file_output(tmp_path):
+    photo = tmp_path / "one.jpg"
+    photo.write_bytes((SAMPLES / "sudoku" / "photo_6x6.jpg").read_bytes())
+    proc = subprocess.run([sys.executable, "-m", "scanner.cli", str(photo), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True)
+    assert "batch:" not in proc.stderr and "#1" not in proc.stdout
+    assert f"{photo} [1]: sudoku 6x6" in proc.stdout
+    assert not (tmp_path / "out" / "report.jsonl").exists()
+
+
+def test_text_files_in_batch_mode_load_no_image_libraries(tmp_path):
+    (tmp_path / "a.txt").write_text(GRID1 + "\n")
+    code = (
+        "import sys; from scanner.cli import main; rc = main(['--jobs', '2', '--json', %r]); "
+        "heavy = [m for m in ('cv2', 'pypdfium2', 'tqdm', 'PIL') if m in sys.modules]; "
+        "assert not heavy, heavy; sys.exit(rc)" % str(tmp_path / "a.txt")
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    record = json.loads(proc.stdout)
+    assert record["status"] == "solved" and record["page"] == 1
+    assert "batch: 1 page;" in proc.stderr
+
+
+def test_bad_batch_options_are_usage_errors(capsys):
+    for argv in (["--jobs", "0", "x.txt"], ["--dpi", "abc", "x.txt"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == ExitCode.USAGE
+    capsys.readouterr()
