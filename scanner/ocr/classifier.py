@@ -1,9 +1,12 @@
 """The in-process digit classifier: glyph normalisation, features and the shipped MLP.
 
-The model (``scanner/models/digits.npz``) is trained by ``python -m
+The shipped model ``scanner/models/digits.npz`` is trained by ``python -m
 scanner.ocr.train`` on digits rendered from the installed fonts with heavy
-augmentation, plus empty cells; its classes are single characters, "." for
-empty. Reading restricts the answer to the alphabet asked for.
+augmentation, plus empty cells; it has never seen the dataset's photos.
+(Adding the photos' cells helped in 5-fold cross-validation grouped by puzzle,
+but not when a whole camera series was held out: the gain came from photos of
+the same source, so the font-only model is shipped.) Classes are single
+characters, "." for empty. Reading restricts the answer to the alphabet asked for.
 """
 from __future__ import annotations
 

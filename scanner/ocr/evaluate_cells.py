@@ -8,7 +8,8 @@ per engine: accuracy on the cells holding a digit, the empty-vs-digit
 confusion, the misread pairs, whole grids read exactly, the correct label
 among the first two candidates, and milliseconds per grid. ``--cv K`` also
 trains K models on fonts + the other folds' photos (folds group photos of the
-same puzzle) and compares them with the font-only model on each held-out fold.
+same puzzle; ``--cv-by series`` holds out a whole camera series instead) and
+compares them with the font-only model on each held-out fold.
 """
 from __future__ import annotations
 
@@ -121,6 +122,11 @@ def puzzle_folds(photos: list[PhotoCells], k: int) -> list[int]:
     return [fold_of["".join(p.labels)] for p in photos]
 
 
+def series_folds(photos: list[PhotoCells]) -> list[int]:
+    """Fold 0 for the photos imageN with N < 1000, fold 1 for the rest (the dataset's two camera series)."""
+    return [int("".join(ch for ch in p.name if ch.isdigit()) or 0) >= 1000 for p in photos]
+
+
 def photo_training_rows(photos: list[PhotoCells]) -> tuple[np.ndarray, np.ndarray]:
     """Features and class indices of the marked (non-blank) cells of ``photos``."""
     from .features import feature_rows
@@ -138,8 +144,11 @@ def photo_training_rows(photos: list[PhotoCells]) -> tuple[np.ndarray, np.ndarra
 
 
 def cross_validate(photos: list[PhotoCells], k: int, *, cache: Path | None, seed: int, epochs: int,
-                   grids: int, repeat_photos: int) -> list[Tally]:
-    """Font-only model vs fonts + other folds' photos, on each held-out fold."""
+                   grids: int, repeat_photos: int, by: str = "puzzle") -> list[Tally]:
+    """Font-only model vs fonts + other folds' photos, on each held-out fold.
+
+    ``by="puzzle"``: K folds, photos of one puzzle together; ``by="series"``: the two camera series.
+    """
     from .classifier import ClassifierEngine
     from .train import fit, synthetic_set
 
@@ -150,9 +159,12 @@ def cross_validate(photos: list[PhotoCells], k: int, *, cache: Path | None, seed
         xs, ys = synthetic_set(seed=seed, grids=grids)
         if cache:
             np.savez(cache, x=xs, y=ys)
-    folds = puzzle_folds(photos, k)
+    if by == "series":
+        folds, k = [int(f) for f in series_folds(photos)], 2
+    else:
+        folds = puzzle_folds(photos, k)
     base = ClassifierEngine(model=fit(xs, ys, seed=seed, epochs=epochs, log=lambda *_: None))
-    t_font, t_mix = Tally(f"fonts only, {k}-fold"), Tally(f"fonts + photos, {k}-fold")
+    t_font, t_mix = Tally(f"fonts only, {k}-fold by {by}"), Tally(f"fonts + photos, {k}-fold by {by}")
     for f in range(k):
         train_p = [p for p, g in zip(photos, folds) if g != f]
         test_p = [p for p, g in zip(photos, folds) if g == f]
@@ -177,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-cell-photos", type=int, default=8,
                     help="photos also read with one Tesseract call per cell (slow; 0: none)")
     ap.add_argument("--cv", type=int, default=0, help="K-fold comparison of fonts-only vs fonts+photos training")
+    ap.add_argument("--cv-by", choices=("puzzle", "series"), default="puzzle",
+                    help="fold photos by puzzle (K folds) or by camera series (2 folds)")
     ap.add_argument("--cv-cache", type=Path, help="synthetic features cache (.npz) for --cv")
     ap.add_argument("--cv-repeat", type=int, default=2, help="weight of the photo cells in --cv training")
     ap.add_argument("--seed", type=int, default=0)
@@ -202,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(t.lines()))
     if args.cv:
         for t in cross_validate(photos, args.cv, cache=args.cv_cache, seed=args.seed, epochs=args.epochs,
-                                grids=args.grids, repeat_photos=args.cv_repeat):
+                                grids=args.grids, repeat_photos=args.cv_repeat, by=args.cv_by):
             print("\n".join(t.lines()))
     return 0
 

@@ -2,6 +2,8 @@
 
     python -m scanner.ocr.train --out scanner/models/digits.npz
 
+(the shipped model; ``--photos DIR`` also trains on labelled photo cells, for comparisons)
+
 Deterministic for a given ``--seed`` and set of installed fonts (the work is
 split into chunks seeded by their index, so ``--jobs`` does not change the
 result). The font families in ``fonts.HELD_OUT_FAMILIES`` are never used.
@@ -89,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=int, nargs="+", default=[192])
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cache", type=Path, help="reuse/store the synthetic features in this .npz")
+    ap.add_argument("--photos", type=Path, help="also train on the labelled cells of these Sudoku photos "
+                    "(a folder like ../shared/datasets/sudoku_photos/train)")
+    ap.add_argument("--photo-weight", type=int, default=2, help="times each photo cell is repeated")
     args = ap.parse_args(argv)
     if args.cache and args.cache.exists():
         with np.load(args.cache) as z:
@@ -97,9 +102,20 @@ def main(argv: list[str] | None = None) -> int:
         x, y = synthetic_set(seed=args.seed, grids=args.grids, jobs=args.jobs)
         if args.cache:
             np.savez(args.cache, x=x, y=y)
+    photos = 0
+    if args.photos:
+        from .evaluate_cells import photo_training_rows
+        from .realcells import load_photos
+
+        shots = load_photos(args.photos)
+        xr, yr = photo_training_rows(shots)
+        x = np.vstack([x] + [xr] * args.photo_weight)
+        y = np.concatenate([y] + [yr] * args.photo_weight)
+        photos = len(shots)
+        print(f"{len(xr)} cells from {photos} photos, weight {args.photo_weight}")
     model = fit(x, y, seed=args.seed, epochs=args.epochs, hidden=tuple(args.hidden))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    model.save(args.out, seed=args.seed, grids=args.grids, epochs=args.epochs)
+    model.save(args.out, seed=args.seed, grids=args.grids, epochs=args.epochs, photos=photos)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
     return 0
 
