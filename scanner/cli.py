@@ -186,6 +186,14 @@ def _write_record(record: dict, args, out) -> None:
         out.write("\n")
 
 
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def run_batch(args) -> int:
     """Batch mode: every page of every input through the worker pool; summary on stderr."""
     from .batch.run import run_batch as batch
@@ -208,10 +216,10 @@ def run_batch(args) -> int:
         sys.stderr.write(f"scan-solve: error: {line}\n")
         sys.stderr.flush()
 
-    tally = batch(args.files, opts=opts, jobs=args.jobs or os.cpu_count() or 1, glob=args.glob,
-                  resume=args.resume, quiet=args.quiet, emit=emit, error=error)
-    sys.stderr.write(tally.text(seconds=tally.seconds, jobs=args.jobs or os.cpu_count() or 1,
-                                report=tally.report) + "\n")
+    jobs = args.jobs or _cores()
+    tally = batch(args.files, opts=opts, jobs=jobs, glob=args.glob, resume=args.resume, quiet=args.quiet,
+                  emit=emit, error=error)
+    sys.stderr.write(tally.text(seconds=tally.seconds, jobs=jobs, report=tally.report) + "\n")
     return int(tally.worst())
 
 

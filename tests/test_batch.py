@@ -243,3 +243,12 @@ def test_batch_stderr_has_no_bar_when_not_a_terminal(first_run):
 def test_resume_needs_out(inputs, capsys):
     assert main([str(inputs), "--resume"]) == ExitCode.USAGE
     assert "--resume needs --out" in capsys.readouterr().err
+
+
+def test_an_empty_folder_is_reported_and_the_others_go_on(tmp_path):
+    (tmp_path / "empty").mkdir()
+    text = tmp_path / "p.txt"
+    text.write_text(GRID1 + "\n")
+    listed = list(units.make_units([str(tmp_path / "empty"), str(text)]))
+    assert listed[0].error and "holds no images" in listed[0].error and listed[0].exit_code == ExitCode.INPUT
+    assert (listed[1].form, listed[1].page) == ("text", 1)

@@ -72,8 +72,8 @@ def run_batch(files: list[str], *, opts: Options, jobs: int, glob: Optional[str]
               stderr: TextIO = sys.stderr) -> Tally:
     """Process every page of ``files``; ``emit`` gets each record (input order), ``error`` each failure line.
 
-    Returns the tally (its ``worst()`` is the exit code). Raises ``ScanSolveError`` only for bad arguments
-    (an empty folder, ``--resume`` without ``--out``).
+    Returns the tally (its ``worst()`` is the exit code). Raises ``ScanSolveError`` only for ``--resume``
+    without ``--out``; every other fault (an empty folder too) is a failure record and the batch goes on.
     """
     from ..report import dumps
 

@@ -92,6 +92,18 @@ def units_of(path: Path, rel: str) -> list[Unit]:
     return [Unit(str(path), page, pages, form, rel) for page in range(1, pages + 1)]
 
 
+def _listed(files: list[str], glob: str | None) -> Iterator[tuple[Path, str] | Unit]:
+    """Each argument's files (see ``inputs.expand_with_roots``); a failed unit for an empty or unlistable
+    folder, so one bad argument does not stop the others."""
+    for name in files:
+        try:
+            found = list(inputs.expand_with_roots([name], glob=glob))
+        except ScanSolveError as err:
+            yield Unit(name, None, 0, "unknown", Path(name).name, error=str(err), exit_code=int(err.exit_code))
+            continue
+        yield from found
+
+
 def make_units(files: list[str], *, glob: str | None = None) -> Iterator[Unit]:
     """Every unit of the inputs, in input order (folders expanded recursively, sorted).
 
@@ -99,7 +111,11 @@ def make_units(files: list[str], *, glob: str | None = None) -> Iterator[Unit]:
     names (``p.jpg``, ``_2/p.jpg``) so their outputs do not collide under ``--out``.
     """
     seen: set[str] = set()
-    for path, rel in inputs.expand_with_roots(files, glob=glob):
+    for item in _listed(files, glob):
+        if isinstance(item, Unit):
+            yield item
+            continue
+        path, rel = item
         if str(path) == "-":
             yield Unit("-", 1, 1, "text", "-")
             continue
