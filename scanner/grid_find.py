@@ -285,20 +285,18 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     the grid) is dropped, so every entry is a separate puzzle on the page.
     """
     gray = gray_of(image)
-    confirmed: list[Candidate] = []
     outlines = quads(gray, limit=limit)
     clusters = [q for q in cell_cluster_quads(gray) if not any(same_quad(q, o) for o in outlines)]
-    for quad in outlines + clusters:
+    # largest first; a quad inside a confirmed grid (one of its boxes or cells) is not even checked
+    order = sorted(outlines + clusters, key=lambda q: -float(cv2.contourArea(q)))
+    kept: list[Candidate] = []
+    for quad in order:
+        if any(_inside(quad, k.quad) for k in kept):
+            continue
         n, score, lines = check(gray, quad, sizes=sizes)
         if n == 0:
             continue
-        confirmed.append(Candidate(quad=quad, size=n, score=score, area=float(cv2.contourArea(quad)), lines=lines))
-    confirmed.sort(key=lambda c: -c.area)
-    kept: list[Candidate] = []
-    for cand in confirmed:
-        if any(_inside(cand.quad, k.quad) for k in kept):
-            continue
-        kept.append(cand)
+        kept.append(Candidate(quad=quad, size=n, score=score, area=float(cv2.contourArea(quad)), lines=lines))
     return kept
 
 

@@ -6,7 +6,7 @@ data is truncated or corrupt.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
 from pathlib import Path
 
 import cv2
@@ -19,14 +19,46 @@ MIN_SIDE = 32  #: smaller images cannot hold a readable grid
 DETECT_LONG_SIDE = 1100  #: long side of the copy used to find the grid
 
 
-@dataclass
 class Loaded:
-    """The decoded photo: ``image`` (H, W, 3) uint8 BGR at full resolution, upright (EXIF applied);
-    ``small`` the same picture with its long side about ``DETECT_LONG_SIDE``; ``scale`` = small / full."""
+    """The photo: ``small`` (h, w, 3) uint8 BGR upright (EXIF applied) with its long side about
+    ``DETECT_LONG_SIDE``, decoded at reduced size straight from the file; ``scale`` = small / full; and
+    ``image`` (H, W, 3) the full-resolution picture, decoded on first use (``prefetch`` starts that in a
+    background thread, as OpenCV decodes without holding the GIL)."""
 
-    image: np.ndarray
-    small: np.ndarray
-    scale: float
+    def __init__(self, data: bytes, small: np.ndarray, scale: float, *, name: str, max_pixels: int,
+                 image: np.ndarray | None = None):
+        self.small = small
+        self.scale = scale
+        self._data = data
+        self._name = name
+        self._max_pixels = max_pixels
+        self._image = image
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def prefetch(self) -> None:
+        """Start decoding the full-resolution picture in the background (no-op when done or started)."""
+        if self._image is None and self._thread is None:
+            self._thread = threading.Thread(target=self._decode, daemon=True)
+            self._thread.start()
+
+    def _decode(self) -> None:
+        try:
+            self._image = decode(self._data, name=self._name, max_pixels=self._max_pixels)
+        except BaseException as err:  # re-raised in the caller's thread
+            self._error = err
+
+    @property
+    def image(self) -> np.ndarray:
+        if self._image is None:
+            if self._thread is not None:
+                self._thread.join()
+            else:
+                self._decode()
+            if self._error is not None:
+                raise self._error
+            self._data = b""
+        return self._image
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -69,10 +101,11 @@ def header_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-def decode(data: bytes, *, name: str = "image", max_pixels: int = MAX_PIXELS) -> np.ndarray:
+def decode(data: bytes, *, name: str = "image", max_pixels: int = MAX_PIXELS,
+           flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     """The upright BGR image (H, W, 3) uint8 held in ``data`` (an encoded JPEG/PNG/TIFF/WebP/BMP file).
 
-    ``cv2.imdecode`` with ``IMREAD_COLOR`` applies the EXIF orientation.
+    ``cv2.imdecode`` with ``IMREAD_COLOR`` (or a reduced colour flag) applies the EXIF orientation.
     """
     if not data:
         raise InputError(f"{name}: the file is empty")
@@ -85,15 +118,15 @@ def decode(data: bytes, *, name: str = "image", max_pixels: int = MAX_PIXELS) ->
             raise InputError(f"{name}: the image is too small ({w}x{h} pixels) to hold a puzzle")
     buf = np.frombuffer(data, dtype=np.uint8)
     try:
-        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        image = cv2.imdecode(buf, flags)
     except cv2.error:
         image = None
     if image is None or image.size == 0:
         raise InputError(f"{name}: not an image we can decode (truncated, corrupt or an unknown format)")
     h, w = image.shape[:2]
-    if h * w > max_pixels:
+    if flags == cv2.IMREAD_COLOR and h * w > max_pixels:
         raise InputError(f"{name}: the image is too large ({w}x{h} pixels)")
-    if min(h, w) < MIN_SIDE:
+    if flags == cv2.IMREAD_COLOR and min(h, w) < MIN_SIDE:
         raise InputError(f"{name}: the image is too small ({w}x{h} pixels) to hold a puzzle")
     if _looks_truncated(data, image):
         raise InputError(f"{name}: the image data is truncated")
@@ -128,8 +161,26 @@ def downscale(image: np.ndarray, *, long_side: int = DETECT_LONG_SIDE) -> tuple[
     return small, 1.0 / k
 
 
+def _reduction(size: tuple[int, int] | None, long_side: int) -> int:
+    """The largest JPEG decoding reduction (1, 2, 4, 8) that keeps the long side at least ``long_side``."""
+    if size is None:
+        return 1
+    long = max(size)
+    for k in (8, 4, 2):
+        if long / k >= long_side:
+            return k
+    return 1
+
+
+_REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
 def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LONG_SIDE) -> Loaded:
-    """Read ``path`` (raises ``InputError`` with a one-line message) and make the detection copy."""
+    """Read ``path`` (raises ``InputError`` with a one-line message) and make the detection copy.
+
+    A large JPEG is decoded at 1/2, 1/4 or 1/8 size for detection (libjpeg scales while decoding, much
+    cheaper than a full decode); the full picture is decoded only when asked for (``Loaded.image``).
+    """
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
@@ -138,6 +189,17 @@ def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LO
         raise InputError(f"{path}: is a folder") from None
     except OSError as err:
         raise InputError(f"{path}: cannot read it ({err.strerror or err})") from None
-    image = decode(data, name=str(path), max_pixels=max_pixels)
-    small, scale = downscale(image, long_side=long_side)
-    return Loaded(image=image, small=small, scale=scale)
+    name = str(path)
+    size = header_size(data) if data.startswith(b"\xff\xd8") else None
+    k = _reduction(size, long_side)
+    if k == 1:
+        image = decode(data, name=name, max_pixels=max_pixels)
+        small, scale = downscale(image, long_side=long_side)
+        return Loaded(data, small, scale, name=name, max_pixels=max_pixels, image=image)
+    reduced = decode(data, name=name, max_pixels=max_pixels, flags=_REDUCED[k])
+    w, h = size
+    if (reduced.shape[0] > reduced.shape[1]) != (h > w):  # EXIF turned it by a quarter
+        w, h = h, w
+    scale = reduced.shape[1] / w
+    small, extra = downscale(reduced, long_side=long_side)
+    return Loaded(data, small, scale * extra, name=name, max_pixels=max_pixels)

@@ -7,6 +7,7 @@ the print.
 """
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from pathlib import Path
@@ -64,43 +65,48 @@ def _digit_patch(text: str, side: int) -> np.ndarray:
     return patch
 
 
+OUTLINE_SIDE = 256  #: side of the square a label is rendered in before its outline is traced
+
+
+@functools.lru_cache(maxsize=64)
+def label_outline(text: str) -> tuple[np.ndarray, ...]:
+    """The outline of ``text`` drawn upright in a unit square: contours (P, 2) float64 (x, y) in 0..1, outer
+    edges and holes alike (filled together, the holes stay open)."""
+    patch = _digit_patch(text, OUTLINE_SIDE)
+    contours, _ = cv2.findContours((patch >= 128).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_TC89_L1)
+    return tuple(c.reshape(-1, 2).astype(np.float64) / OUTLINE_SIDE for c in contours)
+
+
 def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str], *,
                 colour: tuple[int, int, int] | None = None, inplace: bool = False) -> np.ndarray:
     """``image`` (H, W, 3) with ``digits`` {(row, col): text} drawn into the cells of ``mesh`` (its points in
-    ``image`` pixels); a copy unless ``inplace``."""
+    ``image`` pixels); a copy unless ``inplace``.
+
+    Each label's outline is carried into its cell's quad by the cell's homography and filled there
+    (antialiased, sub-pixel): only the glyph's own pixels are touched, however large the photo.
+    """
     out = image if inplace else image.copy()
     if not digits:
         return out
-    colour = colour or pick_colour(image, mesh.quad)
+    colour = tuple(int(v) for v in (colour or pick_colour(image, mesh.quad)))
     quads = cell_quads(mesh)
-    sides = np.linalg.norm(quads[:, :, 1] - quads[:, :, 0], axis=-1)
-    side = int(np.clip(np.median(sides), 16, 256))
-    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-    patches: dict[str, np.ndarray] = {}
-    h_img, w_img = image.shape[:2]
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    shift = 4
+    polygons = []
     for (r, c), text in digits.items():
-        q = quads[r, c].astype(np.float32)
-        x0, y0 = np.floor(q.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w_img), min(y1, h_img)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        if text not in patches:
-            patches[text] = _digit_patch(text, side)
-        h = cv2.getPerspectiveTransform(src, q - np.float32([x0, y0]))
-        alpha = cv2.warpPerspective(patches[text], h, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-        a = alpha.astype(np.float32) * (1.0 / 255.0)
-        roi = out[y0:y1, x0:x1]
-        paint = np.empty_like(roi)
-        paint[:] = colour
-        out[y0:y1, x0:x1] = cv2.blendLinear(roi, paint, 1.0 - a, a)
+        h = cv2.getPerspectiveTransform(unit, quads[r, c].astype(np.float32))
+        for contour in label_outline(text):
+            pts = cv2.perspectiveTransform(contour.reshape(-1, 1, 2), h).reshape(-1, 2)
+            polygons.append(np.round(pts * (1 << shift)).astype(np.int32))
+    # one call per cell would do as well; one for all keeps each glyph's holes open (even-odd filling)
+    cv2.fillPoly(out, polygons, colour, cv2.LINE_AA, shift)
     return out
 
 
 def overlay_path(source: Path, out_dir: Path | None) -> Path:
     """Where the overlay of ``source`` goes: ``<stem>.solved.jpg`` beside it or in ``out_dir``."""
-    folder = out_dir if out_dir is not None else source.parent
-    return folder / f"{source.stem}.solved.jpg"
+    folder = Path(out_dir) if out_dir is not None else Path(source).parent
+    return folder / f"{Path(source).stem}.solved.jpg"
 
 
 def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, quality: int = 90) -> Path:

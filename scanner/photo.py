@@ -70,8 +70,7 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     readings = []
     for reader in chosen:
         if reader.accepts(cand):
-            readings += [(reader, reading) for reading in reader.read(
-                loaded.image, loaded.small, loaded.scale, cand, engine, timer=timer)]
+            readings += [(reader, reading) for reading in reader.read(loaded, cand, engine, timer=timer)]
     if not readings:
         return None
     readings.sort(key=lambda rr: -rr[1].log_likelihood())
@@ -126,6 +125,8 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
     timer = Timer()
     with timer.stage("load"):
         loaded = load_stage.load(path)
+        if draw:
+            loaded.prefetch()  # the full picture decodes in the background while the grid is found and read
     with timer.stage("find"):
         found = grid_find.find_grids(loaded.small)
         for kind_reader in chosen:
@@ -161,10 +162,13 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
                     difficulty = None
         out_path = None
         if solved and draw:
+            with timer.stage("decode"):
+                full = loaded.image  # usually decoded by now in the background
             with timer.stage("overlay"):
                 labels = kind_reader.labels(puzzle, rev.result.solution)
                 # drawn in place: the decoded photo is not needed afterwards (debug pictures use the small copy)
-                drawn = overlay.draw_digits(loaded.image, reading.mesh, labels, inplace=True)
+                drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True)
+            with timer.stage("encode"):
                 target = overlay.overlay_path(path, out_dir)
                 if index:
                     target = target.with_name(f"{path.stem}.{index + 1}.solved.jpg")

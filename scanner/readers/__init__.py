@@ -8,7 +8,7 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
     class Reader(Protocol):
         kind: str                      # "sudoku", "futoshiki", "takuzu" (solver.kinds name)
         def accepts(self, candidate) -> bool
-        def read(self, full, small, scale, candidate, engine, *, timer) -> list[GridReading]
+        def read(self, loaded, candidate, engine, *, timer) -> list[GridReading]
         def make_puzzle(self, grid, relations=(), *, source="", index=0) -> Puzzle
         def labels(self, puzzle, solution) -> dict[(row, col), str]
         # optional:
@@ -17,8 +17,10 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
 - ``accepts(candidate)``: cheap, by the candidate's cell count
   (``candidate.size``) and nothing else costly; the candidate is a
   ``grid_find.Candidate`` found in the detection copy ``small``.
-- ``read(...)``: ``full`` (H, W, 3) uint8 BGR upright photo, ``small`` its
-  detection copy, ``scale`` = small / full; returns the plausible
+- ``read(...)``: ``loaded`` is the ``scanner.load.Loaded`` photo: ``small``
+  (h, w, 3) uint8 BGR upright detection copy, ``scale`` = small / full, and
+  ``image`` the full-resolution picture (decoded on first access: touch it
+  only when the detection copy is too coarse to read); returns the plausible
   interpretations as ``GridReading`` objects (below): usually one, several
   when the reader is unsure how the grid is turned; an empty list when the
   candidate is not this kind after all. Time sub-stages with
@@ -96,8 +98,7 @@ class Reader(Protocol):
 
     def accepts(self, candidate) -> bool: ...
 
-    def read(self, full: np.ndarray, small: np.ndarray, scale: float, candidate, engine, *,
-             timer) -> list[GridReading]: ...
+    def read(self, loaded, candidate, engine, *, timer) -> list[GridReading]: ...
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle: ...

@@ -18,14 +18,15 @@ def ink_gray(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else np.min(image, axis=2)
 
 
-def read_ruled(full: np.ndarray, small: np.ndarray, scale: float, cand, engine, *, alphabet: str,
-               values: tuple, timer, cell: int = READ_CELL) -> list[GridReading]:
-    """Fit the mesh of ``cand`` (found in ``small``), dewarp, measure the ink and read the filled cells.
+def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
+               cell: int = READ_CELL) -> list[GridReading]:
+    """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
 
     ``alphabet[i]`` is the printed symbol of the value ``values[i]``. Returns the upright reading, and when
     its symbols read poorly also the readings turned by 90/180/270 degrees (the rules pick among them).
     """
     n = cand.size
+    small, scale = loaded.small, loaded.scale
     with timer.stage("mesh"):
         mesh_small = rectify.fit_mesh(small, cand.quad, n)
     with timer.stage("dewarp"):
@@ -34,7 +35,7 @@ def read_ruled(full: np.ndarray, small: np.ndarray, scale: float, cand, engine, 
         if side_small >= 1.2 * n * cell or scale >= 1.0:
             source, mesh_src = small, mesh_small
         else:
-            source, mesh_src = full, mesh_small.scaled(1.0 / scale)
+            source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
         picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
     with timer.stage("ink"):
         inks = cells_stage.measure(picture, n, cell=cell)

@@ -15,9 +15,9 @@ class SudokuReader:
     def accepts(self, candidate) -> bool:
         return candidate.size in BOXES
 
-    def read(self, full, small, scale, candidate, engine, *, timer):
+    def read(self, loaded, candidate, engine, *, timer):
         n = candidate.size
-        return read_ruled(full, small, scale, candidate, engine, alphabet=ALPHABET[:n],
+        return read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n],
                           values=tuple(range(1, n + 1)), timer=timer)
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
