@@ -68,11 +68,24 @@ def _digit_patch(text: str, side: int) -> np.ndarray:
 OUTLINE_SIDE = 256  #: side of the square a label is rendered in before its outline is traced
 
 
+def _circle_patch(filled: bool, side: int) -> np.ndarray:
+    """(side, side) uint8 alpha: a disc (``filled``) or a ring, about 60 % of the side across."""
+    patch = np.zeros((side, side), np.uint8)
+    centre, radius = (side // 2, side // 2), round(0.3 * side)
+    cv2.circle(patch, centre, radius, 255, -1 if filled else max(2, round(side / 14)), cv2.LINE_AA)
+    return patch
+
+
+#: Labels drawn as shapes instead of text (e.g. a Takuzu printed with circles: white circle 0, black circle 1).
+SHAPES = {"white circle": lambda side: _circle_patch(False, side),
+          "black circle": lambda side: _circle_patch(True, side)}
+
+
 @functools.lru_cache(maxsize=64)
 def label_outline(text: str) -> tuple[np.ndarray, ...]:
     """The outline of ``text`` drawn upright in a unit square: contours (P, 2) float64 (x, y) in 0..1, outer
     edges and holes alike (filled together, the holes stay open)."""
-    patch = _digit_patch(text, OUTLINE_SIDE)
+    patch = SHAPES[text](OUTLINE_SIDE) if text in SHAPES else _digit_patch(text, OUTLINE_SIDE)
     contours, _ = cv2.findContours((patch >= 128).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_TC89_L1)
     return tuple(c.reshape(-1, 2).astype(np.float64) / OUTLINE_SIDE for c in contours)
 

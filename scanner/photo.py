@@ -166,6 +166,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
                 full = loaded.image  # usually decoded by now in the background
             with timer.stage("overlay"):
                 labels = kind_reader.labels(puzzle, rev.result.solution)
+                labels = {cell: reading.glyphs.get(text, text) for cell, text in labels.items()}  # print's style
                 # drawn in place: the decoded photo is not needed afterwards (debug pictures use the small copy)
                 drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True)
             with timer.stage("encode"):

@@ -72,7 +72,9 @@ class GridReading:
       (a is the upper/left cell; None = no sign), upright; empty for kinds without relations;
     - ``fit``: how confidently the symbols read (mean log-probability of the best candidate over the
       cells with a symbol; 0 is perfect), for diagnostics;
-    - ``picture``: the dewarped upright grid (gray), ``cell`` its pixels per cell (debug pictures).
+    - ``picture``: the dewarped upright grid (gray), ``cell`` its pixels per cell (debug pictures);
+    - ``glyphs``: labels the overlay draws as a shape in this print's style (``overlay.SHAPES`` names), e.g. a
+      Takuzu printed with circles ``{"0": "white circle", "1": "black circle"}``; empty = draw the text.
     """
 
     mesh: Mesh
@@ -82,6 +84,7 @@ class GridReading:
     picture: np.ndarray
     cell: int
     relations: list = field(default_factory=list)
+    glyphs: dict = field(default_factory=dict)  #: how this print shows a label when drawing, e.g. {"1": "black circle"} (``overlay.SHAPES``)
 
     @property
     def size(self) -> int:
