@@ -105,17 +105,19 @@ Candidates = list[tuple[int | None, float]]  #: (value or None for empty, probab
 
 
 def combine(ink: CellInk, read: list[tuple[str, float]] | None, *, alphabet: str,
-            values: tuple | None = None) -> Candidates:
+            values: tuple | None = None, renormalise: bool = True) -> Candidates:
     """A cell's candidates from its ink and the reader's labels (``"."`` = nothing), best first.
 
     Label ``alphabet[i]`` means the value ``values[i]`` (default ``i + 1``); other labels are ignored and
-    the rest renormalised; "empty" gets the ink's doubt plus what the reader gave ``"."``.
+    (when ``renormalise``) the rest renormalised -- without it the mass the reader gave symbols outside the
+    alphabet is lost, so a glyph that is none of the puzzle's symbols reads as unlikely; "empty" gets the
+    ink's doubt plus what the reader gave ``"."``.
     """
     values = values or tuple(range(1, len(alphabet) + 1))
     p_empty = 1.0 - ink.p_filled
     scores: dict[int | None, float] = {None: p_empty}
     if read:
-        total = sum(p for label, p in read if label in alphabet or label == ".") or 1.0
+        total = (sum(p for label, p in read if label in alphabet or label == ".") or 1.0) if renormalise else 1.0
         for label, p in read:
             share = ink.p_filled * p / total
             if label == ".":

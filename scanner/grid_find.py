@@ -175,7 +175,10 @@ def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float]
         present = (inner >= level).mean()
         # midway between expected lines there must be no line (else n is a divisor of the true size)
         mids = np.array([[_peak_near(p, start + (i + 0.5) * step, 0.15 * step) for i in range(n)] for p in (rows, cols)])
-        spurious = (mids >= level).mean()
+        # a midway peak is a line only when it is nearly as strong as the real lines: digits stacked in a
+        # column (givens in every row) fill much of it, yet less than a ruled line does
+        strong = max(level, 0.8 * float(np.median(inner))) if inner.size else level
+        spurious = (mids >= strong).mean()
         if present >= 0.85 and spurious <= 0.1 and peaks[:, [0, -1]].min() >= level * 0.8:
             score = float(inner.mean() - mids.mean())
             if n > best[0]:

@@ -90,6 +90,11 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     if not solved:
         return first
     score, reader, reading, rev = solved[0]
+    likeliest = max(r.log_likelihood() for _, r in readings)
+    if score < likeliest - revise_stage.MAX_COST:
+        # the photo reads far better as another kind or turn, which has no valid reading: do not trust this one
+        return reader, reading, dataclasses.replace(
+            rev, status="unreadable", reason="the likeliest reading of the photo makes no valid puzzle")
     answer = (reader.kind, reading.turn, rev.result.solution)
     for other_score, other_reader, other_reading, other in solved[1:]:
         if (score - other_score <= revise_stage.RIVAL_MARGIN
