@@ -111,13 +111,14 @@ def _make(reader, grid, relations=(), *, source: str, index: int) -> Puzzle:
 
 def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, debug_dir: Path | None = None,
                engine: str = "auto", draw: bool = True,
-               solve: Callable[[Puzzle], object] = solve_puzzle, max_grids: int = 1, reader=None) -> list[dict]:
+               solve: Callable[[Puzzle], object] = solve_puzzle, max_grids: int = 4, reader=None) -> list[dict]:
     """Records (``scanner.report.puzzle_record`` + ``quad``, ``turn``, ``overlay``, ``changed``,
     ``confidence``, ``timings``) for the puzzles in the photo at ``path``.
 
     ``reader`` (a digit engine object) replaces the engine named by ``engine``;
     ``solve`` replaces ``solver.api.solve``; ``max_grids`` bounds the puzzles
-    read from one photo. Raises ``InputError`` for a file that is not a usable
+    read from one photo (largest grid first). A grid that is no puzzle (every cell filled, e.g. a printed
+    solution; or hardly any symbol and no valid reading, e.g. a table) gives no record. Raises ``InputError`` for a file that is not a usable
     image and ``NoPuzzleError`` when no grid is found. An unreadable puzzle
     gives a record with status ``unreadable`` and no overlay.
     """
@@ -144,7 +145,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         raise NoPuzzleError(f"{path}: no puzzle grid found in the image")
     with timer.stage("engine"):
         engine_obj = reader or get_engine(engine)
-    records = []
+    records, skipped = [], []
     for cand in candidates:
         if len(records) >= max_grids:
             break
@@ -154,6 +155,10 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         if got is None:
             continue
         kind_reader, reading, rev = got
+        why_not = not_a_puzzle(rev)
+        if why_not:
+            skipped.append(why_not)
+            continue
         puzzle = kind_reader.make_puzzle(rev.grid, rev.relations, source=str(path), index=index)
         solved = rev.status == "solved"
         difficulty = None
@@ -197,6 +202,19 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
             changed=_changed_text(rev), confidence=round(confidence, 4), timings=timer.rounded(),
         ))
     if not records:
-        raise NoPuzzleError(f"{path}: no puzzle grid found in the image")
+        detail = f" (the grid found has {skipped[0]})" if skipped else ""
+        raise NoPuzzleError(f"{path}: no puzzle grid found in the image{detail}")
     return records
+
+
+def not_a_puzzle(rev: revise_stage.Revision) -> str | None:
+    """Why a grid read is no puzzle to solve (None when it may be one): every cell filled, or an unreadable
+    grid with hardly any symbol (fewer than one cell in 8: a table, a crossword)."""
+    n = len(rev.grid)
+    filled = sum(v is not None for row in rev.grid for v in row)
+    if filled == n * n:
+        return "no empty cell: a printed solution, not a puzzle"
+    if rev.status != "solved" and filled < n * n / 8:
+        return "hardly any symbol in it: not a puzzle"
+    return None
 

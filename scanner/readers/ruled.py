@@ -25,11 +25,12 @@ def ink_gray(image: np.ndarray) -> np.ndarray:
 
 
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
-               cell: int = READ_CELL) -> list[GridReading]:
+               cell: int = READ_CELL, crops_reader=None) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
 
     ``alphabet[i]`` is the printed symbol of the value ``values[i]``. Returns the upright reading, and when
     its symbols read poorly also the readings turned by 90/180/270 degrees (the rules pick among them).
+    ``crops_reader(engine, crops, alphabet=)`` replaces ``engine_read`` (e.g. to read two-digit numbers).
     """
     n = cand.size
     small, scale = loaded.small, loaded.scale
@@ -46,18 +47,19 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("ink"):
         inks = cells_stage.measure(picture, n, cell=cell)
     with timer.stage("read"):
-        turned = orientations(inks, engine, alphabet=alphabet, values=values)
+        turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
     mesh_full = mesh_small.scaled(1.0 / scale)
     return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
                         picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=cell)
             for quarter, cands in turned]
 
 
-def read_cells(inks, engine, *, alphabet: str, values: tuple) -> list:
+def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None) -> list:
     """Candidates (n x n) for the cells: the engine reads only the cells with ink."""
     n = len(inks)
     todo = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
-    labels = engine_read(engine, [inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
+    crops_reader = crops_reader or engine_read
+    labels = crops_reader(engine, [inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
     got = dict(zip(todo, labels))
     return [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet, values=values, renormalise=False)
              for c in range(n)] for r in range(n)]
@@ -98,11 +100,13 @@ def fit_of(cands) -> float:
     return float(np.mean(np.log(probs))) if probs else -np.inf
 
 
-def orientations(inks, engine, *, alphabet: str, values: tuple, sure: float = -0.1) -> list[tuple[int, list]]:
+def orientations(inks, engine, *, alphabet: str, values: tuple, sure: float = -0.1,
+                 crops_reader=None) -> list[tuple[int, list]]:
     """``[(quarter, candidates), ...]``: the cells read upright (quarter 0), and when they read poorly (fit
     below ``sure``) also as seen after turning the photo 1, 2, 3 quarter turns clockwise."""
-    cands = read_cells(inks, engine, alphabet=alphabet, values=values)
+    opts = dict(alphabet=alphabet, values=values, crops_reader=crops_reader)
+    cands = read_cells(inks, engine, **opts)
     out = [(0, cands)]
     if fit_of(cands) < sure:
-        out += [(q, read_cells(_turn(inks, q), engine, alphabet=alphabet, values=values)) for q in (1, 2, 3)]
+        out += [(q, read_cells(_turn(inks, q), engine, **opts)) for q in (1, 2, 3)]
     return out
