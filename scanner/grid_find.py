@@ -299,8 +299,22 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         n, score, lines = check(gray, quad, sizes=sizes)
         if n == 0:
             continue
-        kept.append(Candidate(quad=quad, size=n, score=score, area=float(cv2.contourArea(quad)), lines=lines))
+        cand = Candidate(quad=quad, size=n, score=score, area=float(cv2.contourArea(quad)), lines=lines)
+        twin = next((i for i, k in enumerate(kept) if overlap(quad, k.quad) >= 0.7), None)
+        if twin is None:
+            kept.append(cand)
+        elif score > kept[twin].score + 0.1:
+            # two outlines of one grid (one joined to a title bar or a shadow): the one whose lines fall
+            # where the cells say wins
+            kept[twin] = cand
     return kept
+
+
+def overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads (4, 2) (x, y)."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
 
 
 def _inside(inner: np.ndarray, outer: np.ndarray) -> bool:

@@ -62,6 +62,30 @@ def _follow(profile_strips: np.ndarray, expected: np.ndarray, *, tol: float) -> 
     return pos, strength
 
 
+def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45,
+                  slack: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
+    """The outer lines' positions (L, K) checked against the spacing of the clear inner lines: at a
+    station where the first (last) line lies off the regular spacing (a quadratic in the line index,
+    fitted to the clear lines, as perspective allows) by more than ``slack`` of a cell -- pulled onto a
+    title bar, a shadow or a fold beside the border -- it is put where the spacing says."""
+    pos, strength = pos.copy(), strength.copy()
+    count = len(pos)
+    index = np.arange(count, dtype=np.float64)
+    for k in range(pos.shape[1]):
+        for end in (0, count - 1):
+            clear = strength[:, k] >= level
+            clear[end] = False
+            if clear.sum() < 2:
+                continue
+            degree = 2 if clear.sum() >= 4 else 1
+            coef = np.polyfit(index[clear], pos[clear, k], degree)
+            want = np.polyval(coef, index[end])
+            step = abs(np.polyval(np.polyder(coef), index[end]))
+            if abs(pos[end, k] - want) > slack * step:
+                pos[end, k] = want
+    return pos, strength
+
+
 def _smooth_lines(pos: np.ndarray, strength: np.ndarray, expected: np.ndarray, stations: np.ndarray,
                   *, level: float) -> np.ndarray:
     """Each line (L, K) as a quadratic through its confident stations (linear/expected when too few)."""
@@ -111,6 +135,8 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     tol = 0.3 * step
     hy, hs = _follow(row_strips, expected, tol=tol)  # horizontal lines: y at each column station
     vx, vs = _follow(col_strips, expected, tol=tol)  # vertical lines: x at each row station
+    hy, hs = _regular_ends(hy, hs)
+    vx, vs = _regular_ends(vx, vs)
     hy = _smooth_lines(hy, hs, expected, stations, level=0.45)
     vx = _smooth_lines(vx, vs, expected, stations, level=0.45)
     # crossings: horizontal line i at x = vertical line k's x near that row (two fixed-point rounds)
