@@ -35,7 +35,11 @@ def _context():
 
 def threads_per_worker(jobs: int) -> int:
     """OpenCV threads per worker: the cores shared out, at least one."""
-    return max(1, (os.cpu_count() or 1) // max(1, jobs))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, cores // max(1, jobs))
 
 
 class Pool:

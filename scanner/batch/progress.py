@@ -5,6 +5,8 @@ then written straight through, and with a bar through ``tqdm.write`` so they do 
 """
 from __future__ import annotations
 
+import io
+import os
 from typing import Callable, TextIO
 
 
@@ -18,14 +20,22 @@ def wanted(file: TextIO, *, enabled: bool) -> bool:
         return False
 
 
+def _columns(file: TextIO) -> int:
+    """The terminal's width in columns (0 when it does not say)."""
+    try:
+        return os.get_terminal_size(file.fileno()).columns
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return 0
+
+
 class Progress:
     def __init__(self, *, total: int, enabled: bool, file: TextIO):
         self.bar = None
         if wanted(file, enabled=enabled) and total > 0:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, unit="page", file=file, dynamic_ncols=True, smoothing=0.1,
-                            desc="pages")
+            width = {"dynamic_ncols": True} if _columns(file) > 0 else {"ncols": 100, "nrows": 24}  # a pty of size 0x0
+            self.bar = tqdm(total=total, unit="page", file=file, smoothing=0.1, desc="pages", **width)
 
     def update(self, tally) -> None:
         if self.bar is not None:
