@@ -19,6 +19,7 @@ SIZES = tuple(range(4, 21))  #: grid sizes any kind may have (Sudoku 4/6/9/16, F
 CHECK_SIDE = 480  #: side of the square a candidate is rectified to for the line check
 CHECK_MARGIN = 0.03  #: share of the side left around the quad in the check square (so border lines show whole)
 MIN_AREA_FRACTION = 0.02  #: candidates smaller than this share of the image are ignored
+LINE_OFFSET = 3.0  #: ink threshold offset for finding long strokes: faint thin lines count (specks go by length)
 LINE_LEVEL = 0.55  #: share of a row (column) that must be ink for it to count as a ruled line
 
 
@@ -196,9 +197,21 @@ def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, floa
     return n, score, (rows, cols)
 
 
-def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, limit: int = 12) -> list[np.ndarray]:
-    """Quad-like outlines (4, 2) (x, y) of dark blobs in ``gray`` (H, W), largest first (at most ``limit``)."""
-    mask = ink_mask(gray)
+def line_mask(mask: np.ndarray, *, length: int | None = None) -> np.ndarray:
+    """Only the long straight strokes of an ink ``mask`` (H, W) uint8: its horizontal and vertical runs at
+    least ``length`` long (default 1/40 of the long side). Text, specks and paper texture go; ruled lines
+    and borders stay, so a grid whose border touches a text frame through stray ink comes apart from it."""
+    length = length or max(15, max(mask.shape) // 40)
+    rows = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
+    cols = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
+    return cv2.bitwise_or(rows, cols)
+
+
+def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, limit: int = 12,
+          lines_only: bool = False) -> list[np.ndarray]:
+    """Quad-like outlines (4, 2) (x, y) of dark blobs in ``gray`` (H, W), largest first (at most ``limit``);
+    with ``lines_only`` of the long straight strokes only (``line_mask``)."""
+    mask = line_mask(ink_mask(gray, offset=LINE_OFFSET)) if lines_only else ink_mask(gray)
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))  # close small breaks in thin borders
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = min_area_fraction * gray.shape[0] * gray.shape[1]
@@ -218,10 +231,13 @@ def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, lim
     return [q for _, q in found[:limit]]
 
 
-def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6) -> list[np.ndarray]:
+def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
+                       lines_only: bool = False) -> list[np.ndarray]:
     """Quads (4, 2) (x, y) around clusters of similar, adjacent, box-like light regions of ``gray`` (H, W): the
-    cells of a grid. Finds grids whose outer border touches other print (a text frame, a fold, a title)."""
-    mask = ink_mask(gray)
+    cells of a grid. Finds grids whose outer border touches other print (a text frame, a fold, a title).
+    With ``lines_only`` the cells are the regions between the long straight strokes (``line_mask``): digits
+    and specks no longer break them, faint inner lines no longer merge them."""
+    mask = line_mask(ink_mask(gray, offset=LINE_OFFSET)) if lines_only else ink_mask(gray)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
     del labels
     h_img, w_img = gray.shape
@@ -276,9 +292,10 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6)
     return [q for _, q in out[:limit]]
 
 
-def same_quad(a: np.ndarray, b: np.ndarray) -> bool:
+def same_quad(a: np.ndarray, b: np.ndarray, *, tol: float = 0.03) -> bool:
+    """True when every corner of ``a`` and ``b`` (4, 2) agrees within ``tol`` of the diagonal."""
     size = np.linalg.norm(a[0] - a[2])
-    return bool(np.abs(a - b).max() < 0.03 * size)
+    return bool(np.abs(a - b).max() < tol * size)
 
 
 def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candidate]:
@@ -289,7 +306,13 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     """
     gray = gray_of(image)
     outlines = quads(gray, limit=limit)
-    clusters = [q for q in cell_cluster_quads(gray) if not any(same_quad(q, o) for o in outlines)]
+    # (near duplicates from the other sources are kept: of two outlines of one grid the better lines win)
+    outlines += [q for q in quads(gray, limit=limit, lines_only=True)
+                 if not any(same_quad(q, o, tol=0.005) for o in outlines)]
+    clusters: list[np.ndarray] = []
+    for lines_only in (False, True):
+        clusters += [q for q in cell_cluster_quads(gray, lines_only=lines_only)
+                     if not any(same_quad(q, o, tol=0.005) for o in outlines + clusters)]
     # largest first; a quad inside a confirmed grid (one of its boxes or cells) is not even checked
     order = sorted(outlines + clusters, key=lambda q: -float(cv2.contourArea(q)))
     kept: list[Candidate] = []

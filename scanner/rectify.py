@@ -151,6 +151,10 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
                 y = np.polyval(hcoef[i], x)
             pts[i, k] = (x, y)
     back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(n + 1, n + 1, 2)
+    # a line cannot be seen beyond the frame (there the warp only repeats the edge pixels): a grid running
+    # up to the edge is taken to end at it
+    back[..., 0] = np.clip(back[..., 0], 0.0, gray.shape[1] - 1.0)
+    back[..., 1] = np.clip(back[..., 1], 0.0, gray.shape[0] - 1.0)
     return Mesh(n, back)
 
 
