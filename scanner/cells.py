@@ -105,15 +105,24 @@ Candidates = list[tuple[int | None, float]]  #: (value or None for empty, probab
 
 
 def combine(ink: CellInk, read: list[tuple[str, float]] | None, *, alphabet: str,
-            values: tuple | None = None, renormalise: bool = True) -> Candidates:
+            values: tuple | None = None, renormalise: bool = True, dot_trust: float = 1.0) -> Candidates:
     """A cell's candidates from its ink and the reader's labels (``"."`` = nothing), best first.
 
     Label ``alphabet[i]`` means the value ``values[i]`` (default ``i + 1``); other labels are ignored and
     (when ``renormalise``) the rest renormalised -- without it the mass the reader gave symbols outside the
     alphabet is lost, so a glyph that is none of the puzzle's symbols reads as unlikely; "empty" gets the
-    ink's doubt plus what the reader gave ``"."``.
+    ink's doubt plus what the reader gave ``"."``, of which only the share ``dot_trust`` is believed when
+    the ink shows a glyph (the rest goes to the symbols in proportion: a reader may take a plain thin
+    glyph, a "1", for a stray mark, while the ink has measured a glyph of digit height in the cell centre).
     """
     values = values or tuple(range(1, len(alphabet) + 1))
+    if read and dot_trust < 1.0:
+        dot = sum(p for label, p in read if label == ".")
+        symbols = sum(p for label, p in read if label in alphabet)
+        if dot > 0 and symbols > 0:
+            moved = dot * (1.0 - dot_trust)
+            read = [(label, p * dot_trust if label == "." else p + moved * p / symbols if label in alphabet else p)
+                    for label, p in read]
     p_empty = 1.0 - ink.p_filled
     scores: dict[int | None, float] = {None: p_empty}
     if read:

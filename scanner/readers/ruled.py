@@ -17,6 +17,8 @@ READ_CELL = 40  #: pixels per cell of the dewarped picture the symbols are read 
 #: 2-fold split (odd / even image numbers) of the real training photos' cells. Engines not listed: T = 1.
 ENGINE_TEMPERATURE = {"classifier": 0.5}
 WIDE = "0123456789"  #: symbols always asked about, whatever the puzzle's alphabet
+#: Share of an engine's "empty" vote believed for a cell whose ink shows a glyph (``cells.combine``).
+DOT_TRUST = 0.3
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
@@ -61,8 +63,8 @@ def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None)
     crops_reader = crops_reader or engine_read
     labels = crops_reader(engine, [inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
     got = dict(zip(todo, labels))
-    return [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet, values=values, renormalise=False)
-             for c in range(n)] for r in range(n)]
+    return [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet, values=values, renormalise=False,
+                                 dot_trust=DOT_TRUST) for c in range(n)] for r in range(n)]
 
 
 def engine_read(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, float]]]:
