@@ -24,7 +24,15 @@ CRASH_REASON = ("the worker process reading this page died (a crash in native co
                 "run alone again, it died again")
 
 
+#: Thread pools of numeric libraries, one thread each in the workers (the MLP digit reader's matrix products
+#: would otherwise use every core in every worker). Set before the fork server starts; a user's own
+#: settings win.
+SINGLE_THREAD_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def _context():
+    for name in SINGLE_THREAD_ENV:
+        os.environ.setdefault(name, "1")
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
@@ -33,13 +41,7 @@ def _context():
     return multiprocessing.get_context("spawn")
 
 
-def threads_per_worker(jobs: int) -> int:
-    """OpenCV threads per worker: the cores shared out, at least one."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, cores // max(1, jobs))
+WORKER_THREADS = 1  #: OpenCV threads per worker: ``--jobs N`` uses N cores, parallel across pages only
 
 
 class Pool:
@@ -58,7 +60,7 @@ class Pool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.jobs, mp_context=self._ctx,
                 initializer=worker.init,
-                initargs=(threads_per_worker(self.jobs), os.environ.get(worker.CRASH_ENV)))
+                initargs=(WORKER_THREADS, os.environ.get(worker.CRASH_ENV)))
         return self._executor
 
     def _restart(self) -> None:
