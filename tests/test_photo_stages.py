@@ -1,0 +1,107 @@
+"""Stage-level checks of the photo pipeline: loading large JPEGs, grid finding next to other print, the mesh's
+outer lines, two-digit cells, grids that are no puzzle, the engine's votes."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner import cells, grid_find, load, photo, rectify
+from scanner.ocr.fake import FakeEngine
+from scanner.readers import ruled, sudoku
+from scanner.revise import Revision
+from solver import kinds
+
+from test_photo import CELL, PAPER, TRUE_QUAD, _labels, photo_of, render_grid
+
+
+@pytest.fixture(scope="module")
+def puzzle():
+    return kinds.get("sudoku").generate(9, seed=3)
+
+
+def test_large_jpeg_is_found_on_a_reduced_decode_and_decoded_fully_on_demand(tmp_path, puzzle):
+    page = cv2.resize(photo_of(puzzle.givens), (3600, 3240), interpolation=cv2.INTER_LINEAR)
+    path = tmp_path / "big.jpg"
+    cv2.imwrite(str(path), page, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    loaded = load.load(path)
+    assert max(loaded.small.shape[:2]) <= 1.5 * load.DETECT_LONG_SIDE
+    assert loaded.scale == pytest.approx(loaded.small.shape[1] / 3600, rel=1e-3)
+    loaded.prefetch()
+    assert loaded.image.shape == (3240, 3600, 3)
+    [record] = photo.scan_photo(path, draw=False, reader=FakeEngine(_labels(puzzle.givens)))
+    expected = TRUE_QUAD * np.array([3600 / 1200, 3240 / 1080], np.float32)
+    assert np.abs(np.array(record["quad"]) - expected).max() < 12.0  # 12 px of a 2400 px grid
+
+
+def test_grid_joined_to_a_text_frame_by_a_stray_rule_is_found(puzzle):
+    image = photo_of(puzzle.givens)
+    gray = image.copy()
+    # a column rule beside the grid, joined to its bottom border by a stray horizontal stroke
+    cv2.line(gray, (1080, 40), (1080, 1060), (20, 20, 20), 3)
+    cv2.line(gray, (960, 930), (1080, 930), (20, 20, 20), 3)
+    for y in range(60, 1040, 28):  # text in the column
+        cv2.putText(gray, "lorem ipsum", (1090, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (30, 30, 30), 1)
+    found = grid_find.find_grids(gray)
+    assert found and found[0].size == 9
+    assert np.abs(found[0].quad - TRUE_QUAD).max() < 8.0
+
+
+def test_line_mask_keeps_ruled_lines_and_drops_text_and_specks():
+    mask = np.zeros((400, 400), np.uint8)
+    cv2.line(mask, (20, 50), (380, 52), 255, 2)  # a ruled line, slightly tilted
+    cv2.line(mask, (200, 80), (200, 380), 255, 2)
+    cv2.putText(mask, "3 8 5 2 6", (30, 200), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 255, 1)  # body-text size
+    mask[300:303, 50:53] = 255  # a speck
+    lines = grid_find.line_mask(mask, length=27)  # the default on a 1100-pixel detection copy
+    assert lines[51, 100] and lines[300, 200]
+    assert not lines[180:205, 30:150].any() and not lines[300:303, 50:53].any()
+
+
+def test_outer_line_is_not_pulled_onto_a_title_bar(puzzle):
+    image = photo_of(puzzle.givens)
+    # a dark title bar touching the top border from above
+    bar = np.array([[210, 100], [1010, 140], [1010, 180], [210, 140]], np.int32)
+    cv2.fillPoly(image, [bar], (60, 60, 60))
+    mesh = rectify.fit_mesh(image, TRUE_QUAD + np.float32([[0, -8], [0, -8], [0, 0], [0, 0]]), 9)
+    assert np.abs(mesh.quad - TRUE_QUAD).max() < 4.0
+
+
+def test_two_digit_cells_read_as_ten_to_sixteen():
+    crop = np.full((40, 40), 255, np.uint8)
+    cv2.putText(crop, "1", (4, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
+    cv2.putText(crop, "3", (20, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
+    single = np.full((40, 40), 255, np.uint8)
+    cv2.putText(single, "7", (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
+    assert len(sudoku.split_glyphs(crop)) == 2 and len(sudoku.split_glyphs(single)) == 1
+    readings = sudoku.read_numbers(FakeEngine(["1", "3", "7"]), [crop, single], alphabet=sudoku.ALPHABET)
+    assert readings[0][0] == ("D", 1.0)  # 13 is printed "13", labelled D (the 13th symbol)
+    assert readings[1][0] == ("7", 1.0)
+
+
+def test_a_grid_with_no_empty_cell_is_no_puzzle(puzzle):
+    full = kinds.get("sudoku").solve(puzzle).solution
+    assert photo.not_a_puzzle(Revision("solved", full, None))
+    assert photo.not_a_puzzle(Revision("solved", puzzle.givens, None)) is None
+    nearly_empty = [[None] * 9 for _ in range(9)]
+    nearly_empty[0][0] = 5
+    assert photo.not_a_puzzle(Revision("unreadable", nearly_empty, None))
+
+
+def test_engine_votes_sharpened_and_empty_vote_on_a_glyph_partly_believed():
+    reading = [("1", 0.3), (".", 0.6), ("7", 0.1)]
+    sharp = ruled.sharpen(reading, 0.5)
+    assert [label for label, _ in sharp] == [".", "1", "7"]
+    assert sharp[0][1] == pytest.approx(0.36 / 0.46)
+    ink = cells.CellInk(height=0.6, p_filled=1.0, crop=None)
+    cands = cells.combine(ink, reading, alphabet="123456789", dot_trust=0.3)
+    assert cands[0][0] == 1  # the glyph is there: the reader's "empty" no longer wins
+    assert dict(cands)[None] == pytest.approx(0.18)
+
+
+def test_symbols_outside_the_alphabet_lower_the_likelihood():
+    ink = cells.CellInk(height=0.6, p_filled=1.0, crop=None)
+    reading = [("8", 0.9), ("1", 0.1)]
+    kept = cells.combine(ink, reading, alphabet="1234", renormalise=False)
+    renorm = cells.combine(ink, reading, alphabet="1234")
+    assert dict(kept)[1] == pytest.approx(0.1) and dict(renorm)[1] == pytest.approx(1.0)
