@@ -4,7 +4,9 @@
 - ``02_rectified.png``: the dewarped grid the cells are cut from;
 - ``03_cells.png``: the dewarped grid with the decisions: empty (nothing), filled (the value read, green when
   sure, orange when doubtful), revised cells in red;
-- ``04_overlay.jpg``: the overlay (also written when the record is unreadable, as a check picture).
+- ``04_overlay.jpg``: the answer drawn on the detection copy (only when solved).
+
+With several grids in a photo, the second one's pictures carry a ``g2_`` prefix, and so on.
 """
 from __future__ import annotations
 

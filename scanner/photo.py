@@ -146,6 +146,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
     with timer.stage("engine"):
         engine_obj = reader or get_engine(engine)
     records, skipped = [], []
+    canvas = None  # the picture the overlays are drawn on (every grid's answer on one picture)
     for cand in candidates:
         if len(records) >= max_grids:
             break
@@ -173,11 +174,13 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         out_path = None
         if solved and draw:
             with timer.stage("decode"):
-                full = loaded.image  # usually decoded by now in the background
+                if canvas is None:  # usually decoded by now in the background; never draw on what is read
+                    canvas = loaded.image if loaded.image is not loaded.small else loaded.image.copy()
+                full = canvas
             with timer.stage("overlay"):
                 labels = kind_reader.labels(puzzle, rev.result.solution)
                 labels = {cell: reading.glyphs.get(text, text) for cell, text in labels.items()}  # print's style
-                # drawn in place: the decoded photo is not needed afterwards (debug pictures use the small copy)
+                # drawn in place on the canvas (the full picture, unless it is also the detection copy)
                 drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True)
             with timer.stage("encode"):
                 target = overlay.overlay_path(path, out_dir)
@@ -187,10 +190,16 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         if debug_dir is not None:
             with timer.stage("debug"):
                 small_mesh = reading.mesh.scaled(loaded.scale)
-                debug.write_stage(debug_dir, "01_quad.jpg", debug.quad_picture(loaded.small, found, small_mesh))
-                debug.write_stage(debug_dir, "02_rectified.png", reading.picture)
-                debug.write_stage(debug_dir, "03_cells.png",
+                prefix = f"g{index + 1}_" if index else ""
+                debug.write_stage(debug_dir, f"{prefix}01_quad.jpg", debug.quad_picture(loaded.small, found, small_mesh))
+                debug.write_stage(debug_dir, f"{prefix}02_rectified.png", reading.picture)
+                debug.write_stage(debug_dir, f"{prefix}03_cells.png",
                                   debug.cells_picture(reading.picture, reading.cell, reading.cands, rev.changes))
+                if solved:
+                    labels = kind_reader.labels(puzzle, rev.result.solution)
+                    labels = {cell: reading.glyphs.get(text, text) for cell, text in labels.items()}
+                    debug.write_stage(debug_dir, f"{prefix}04_overlay.jpg",
+                                      overlay.draw_digits(loaded.small, small_mesh, labels))
         probs = [cell[0][1] for row in reading.cands for cell in row]
         probs += [options[0][1] for _, options in reading.relations]
         confidence = float(np.exp(-rev.cost)) * min(probs)

@@ -111,7 +111,7 @@ def test_scan_photo_reads_solves_and_draws(photo_file, sudoku, tmp_path):
 def test_debug_pictures_have_stable_names(photo_file, sudoku, tmp_path):
     dbg = tmp_path / "dbg"
     photo.scan_photo(photo_file, draw=False, debug_dir=dbg, reader=FakeEngine(_labels(sudoku.givens)))
-    assert {"01_quad.jpg", "02_rectified.png", "03_cells.png"} <= {p.name for p in dbg.iterdir()}
+    assert {"01_quad.jpg", "02_rectified.png", "03_cells.png", "04_overlay.jpg"} <= {p.name for p in dbg.iterdir()}
 
 
 def test_unreadable_writes_nothing(photo_file, sudoku, tmp_path):

@@ -31,7 +31,7 @@ def test_train_photos_found_read_and_never_wrong():
     names = sorted(p.name for p in folder.glob("*.jpg"))
     for name in names:
         try:
-            [record] = photo.scan_photo(folder / name, draw=False)
+            record = photo.scan_photo(folder / name, draw=False)[0]  # the largest grid
         except ScanSolveError:
             continue
         if name in outlines:
