@@ -198,17 +198,6 @@ def test_same_name_from_two_inputs_gets_its_own_subfolder(tmp_path):
     assert rels == ["p.jpg", "_2/p.jpg"]
 
 
-def test_not_a_puzzle():
-    full = {"index": 0, "status": "solved", "givens": [[1, 2], [2, 1]]}
-    assert "every cell is filled" in worker.not_a_puzzle(full)
-    sparse = {"index": 1, "status": "unreadable", "givens": [[None] * 9 for _ in range(9)]}
-    sparse["givens"][0][0] = 5
-    assert "crossword" in worker.not_a_puzzle(sparse)
-    puzzle = {"index": 0, "status": "unreadable", "givens": [[5 if (r + c) % 3 == 0 else None for c in range(9)]
-                                                             for r in range(9)]}
-    assert worker.not_a_puzzle(puzzle) is None
-
-
 def test_resume_retries_crashes_and_torn_lines(tmp_path):
     report = tmp_path / "report.jsonl"
     good = {"source": "a.jpg", "page": 1, "index": 0, "kind": "sudoku", "status": "solved"}

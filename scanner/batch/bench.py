@@ -181,6 +181,7 @@ def measure(folder: list[str], out: str, jobs: int) -> dict:
                              if r.get("kind") is not None or r.get("exit_code") == 8}),
         "rss_self_mb": own / 1024, "rss_child_max_mb": kids / 1024, "rss_tree_peak_mb": peak[0] / 1024,
         "worker_peak_mb": tally.worker_peak_mb, "cpu_seconds": tally.cpu_seconds,
+        "worker_seconds": tally.worker_seconds,
     }
 
 
@@ -233,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_throughput:
             rounds = max(1, args.rounds)
             per_round = args.pages // rounds
-            totals = {1: [0, 0.0, 0.0], 2: [0, 0.0, 0.0]}  # pages, seconds, worker CPU seconds
+            totals = {1: [0, 0.0, 0.0, 0.0], 2: [0, 0.0, 0.0, 0.0]}  # pages, seconds, worker CPU s, worker wall s
             for k in range(rounds):  # alternate 1 and 2 jobs so both see the same background load
                 folder = work / f"throughput{k}"
                 link_folder(folder, sources[: args.distinct], per_round)
@@ -242,9 +243,10 @@ def main(argv: list[str] | None = None) -> int:
                     totals[jobs][0] += r["pages"]
                     totals[jobs][1] += r["seconds"]
                     totals[jobs][2] += r["cpu_seconds"]
+                    totals[jobs][3] += r["worker_seconds"]
                     print(f"  round {k + 1}, --jobs {jobs}: {r['pages']} pages in {r['seconds']:.1f} s = "
                           f"{r['pages'] / r['seconds']:.2f} pages/s; worker CPU {r['cpu_seconds'] / r['pages']:.3f} "
-                          f"s/page; puzzles {r['puzzles']} {r['by_status']}, no puzzle {r['no_puzzle']}, failed "
+                          f"s/page, wall {r['worker_seconds'] / r['pages']:.3f} s/page; puzzles {r['puzzles']} {r['by_status']}, no puzzle {r['no_puzzle']}, failed "
                           f"{len(r['failed'])}; peak memory {r['rss_tree_peak_mb']:.0f} MB (process tree); {_load()}")
             rate1 = totals[1][0] / totals[1][1]
             rate2 = totals[2][0] / totals[2][1]
@@ -253,6 +255,12 @@ def main(argv: list[str] | None = None) -> int:
             cpu = totals[2][2] / totals[2][0]
             print(f"  CPU-bound ceiling with 2 free cores: {2 / cpu:.2f} pages/s ({cpu:.3f} worker CPU s/page; "
                   "the main process only schedules and writes the report)")
+            for jobs in (1, 2):
+                busy = totals[jobs][3] / totals[jobs][1]
+                used = totals[jobs][2] / max(totals[jobs][3], 1e-9)
+                print(f"  --jobs {jobs}: {busy:.2f} workers busy on average (of {jobs}); a busy worker used {used:.2f} "
+                      "CPU cores (below 1: waiting for cores other programs held; above 1: the photo pipeline's "
+                      "background decoding)")
         if not args.skip_faults:
             folder = work / "faults"
             images = link_folder(folder, sources[: args.distinct], args.fault_images)

@@ -105,8 +105,9 @@ def run_batch(files: list[str], *, opts: Options, jobs: int, glob: Optional[str]
 
     def finish(result: PageResult, seq: int) -> None:
         nonlocal next_i
-        tally.add(result.records, skipped=len(result.skipped))
+        tally.add(result.records)
         tally.cpu_seconds += result.cpu
+        tally.worker_seconds += result.wall
         tally.worker_peak_mb = max(tally.worker_peak_mb, result.peak_mb)
         report.write(result.records)
         for record in result.records:

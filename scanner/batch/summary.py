@@ -36,17 +36,16 @@ class Tally:
     by_status: dict = field(default_factory=lambda: dict.fromkeys(STATUS_CODES, 0))
     no_puzzle: list = field(default_factory=list)
     failed: list = field(default_factory=list)  #: (page name, reason)
-    skipped_grids: int = 0
     codes: list = field(default_factory=list)
     seconds: float = 0.0
     report: str | None = None
     cpu_seconds: float = 0.0  #: CPU time the workers spent on the pages read in this run
+    worker_seconds: float = 0.0  #: wall time the workers spent on those pages
     worker_peak_mb: float = 0.0  #: the largest worker's peak resident memory
 
-    def add(self, records: list[dict], *, skipped: int = 0, resumed: bool = False) -> None:
+    def add(self, records: list[dict], *, resumed: bool = False) -> None:
         self.pages += 1
         self.resumed += resumed
-        self.skipped_grids += skipped
         for record in records:
             code = record_code(record)
             self.codes.append(code)
@@ -77,10 +76,7 @@ class Tally:
         lines = [head]
         statuses = ", ".join(f"{k} {v}" for k, v in self.by_status.items())
         lines.append(f"  puzzles found: {self.puzzles} ({statuses})")
-        line = f"  pages without a puzzle: {len(self.no_puzzle)}"
-        if self.skipped_grids:
-            line += f" (grids skipped as not puzzles: {self.skipped_grids})"
-        lines.append(line)
+        lines.append(f"  pages without a puzzle: {len(self.no_puzzle)}")
         lines.append(f"  failed pages: {len(self.failed)}")
         for name, reason in self.failed[:MAX_LISTED]:
             reason = reason[len(name) + 2:] if reason.startswith(name + ": ") else reason

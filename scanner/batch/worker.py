@@ -37,12 +37,14 @@ class Options:
 
 @dataclass
 class PageResult:
-    """The records of one page (puzzles, or one failure record) and the grids skipped as not puzzles."""
+    """The records of one page: its puzzles, or one failure record. (Grids that are no puzzle, a printed
+    solution or a table, are dropped by the photo pipeline itself; a page with nothing else fails with
+    ``NoPuzzleError`` naming why.)"""
 
     unit: Unit
     records: list = field(default_factory=list)
-    skipped: list = field(default_factory=list)
     cpu: float = 0.0  #: CPU seconds the worker spent on the page
+    wall: float = 0.0  #: seconds from the page's start to its end in the worker
     peak_mb: float = 0.0  #: the worker process's peak resident memory so far (MB)
 
 
@@ -53,25 +55,6 @@ def failure_record(unit: Unit, message: str, code: ExitCode | int, *, seconds: f
         "status": "unreadable", "solution": None, "difficulty": None, "seconds": round(seconds, 6),
         "page": unit.page, "error": message, "exit_code": int(code),
     }
-
-
-def not_a_puzzle(record: dict) -> Optional[str]:
-    """Why a grid the reader returned is not a puzzle to count (None: it is one).
-
-    A grid with no empty cell is a printed solution; an unreadable grid with fewer than n*n/6 digits read is
-    a crossword, a table or a grid of blanks (real puzzles give far more: 17 of 81 at the very least).
-    """
-    givens = record.get("givens")
-    if not givens:
-        return None
-    n = len(givens)
-    filled = sum(v is not None for row in givens for v in row)
-    if filled == n * n:
-        return f"grid {record.get('index', 0) + 1}: every cell is filled (a printed solution, not a puzzle)"
-    if record.get("status") == "unreadable" and filled < n * n / 6:
-        return (f"grid {record.get('index', 0) + 1}: only {filled} of {n * n} cells hold a digit "
-                "(a crossword or a table, not a puzzle)")
-    return None
 
 
 _crash_mark: Optional[str] = None
@@ -145,9 +128,9 @@ def run_page(unit: Unit, opts: Options) -> PageResult:
     mark = _crash_mark or os.environ.get(CRASH_ENV)
     if mark and mark in Path(unit.path).name:
         os.kill(os.getpid(), signal.SIGSEGV)
-    cpu = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     result = _run_page(unit, opts)
-    result.cpu = time.process_time() - cpu
+    result.cpu, result.wall = time.process_time() - cpu, time.perf_counter() - wall
     result.peak_mb = _peak_mb()
     return result
 
@@ -178,21 +161,10 @@ def _run_page(unit: Unit, opts: Options) -> PageResult:
         result.records = [failure_record(unit, f"{unit.name}: internal error: {type(err).__name__}: {err}",
                                          ExitCode.SOFTWARE, seconds=time.perf_counter() - start)]
         return result
-    kept = []
+    if not records:  # never a page without a line in the report
+        records = [failure_record(unit, f"{unit.name}: no puzzle grid found in the image", ExitCode.NO_PUZZLE,
+                                  seconds=time.perf_counter() - start)]
     for record in records:
-        why = not_a_puzzle(record)
-        if why is None:
-            kept.append(record)
-            continue
-        result.skipped.append(why)
-        if record.get("overlay"):
-            Path(record["overlay"]).unlink(missing_ok=True)
-    for index, record in enumerate(kept):
-        record["index"] = index
         record["page"] = unit.page
-    if not kept:
-        why = "; ".join(result.skipped)
-        kept = [failure_record(unit, f"{unit.name}: no puzzle on the page ({why})", ExitCode.NO_PUZZLE,
-                               seconds=time.perf_counter() - start)]
-    result.records = kept
+    result.records = records
     return result
