@@ -28,6 +28,8 @@ from .timing import Timer
 
 __all__ = ["scan_photo", "get_engine", "Timer"]
 
+SURE_MARK = 0.5  #: ink this sure that a cell holds a mark makes it a given, whatever the digit reader says
+
 
 @functools.lru_cache(maxsize=4)
 def get_engine(name: str):
@@ -90,6 +92,13 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     if not solved:
         return first
     score, reader, reading, rev = solved[0]
+    if rev.changes and reading.filled is not None and any(
+            rev.grid[r][c] is None and reading.filled[r, c] >= SURE_MARK
+            for r in range(reading.size) for c in range(reading.size)):
+        # corrections were needed while a plainly printed mark is read as nothing: the givens are not all
+        # known, and a puzzle missing givens is easily made unique by a wrong correction
+        return reader, reading, dataclasses.replace(
+            rev, status="unreadable", reason="a printed mark could not be read, and the rest needed corrections")
     likeliest = max(r.log_likelihood() for _, r in readings)
     if score < likeliest - revise_stage.MAX_COST:
         # the photo reads far better as another kind or turn, which has no valid reading: do not trust this one
@@ -203,17 +212,32 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         probs = [cell[0][1] for row in reading.cands for cell in row]
         probs += [options[0][1] for _, options in reading.relations]
         confidence = float(np.exp(-rev.cost)) * min(probs)
+        doubt = expected_misreads(reading, rev)
         records.append(puzzle_record(
             puzzle, rev.result if solved else None,
             difficulty=difficulty, seconds=time.perf_counter() - start,
             status="solved" if solved else "unreadable",
             reason=rev.reason, quad=image_quad(reading), turn=90 * reading.turn, overlay=out_path,
-            changed=_changed_text(rev), confidence=round(confidence, 4), timings=timer.rounded(),
+            changed=_changed_text(rev), confidence=round(confidence, 4), expected_misreads=round(doubt, 3),
+            timings=timer.rounded(),
         ))
     if not records:
         detail = f" (the grid found has {skipped[0]})" if skipped else ""
         raise NoPuzzleError(f"{path}: no puzzle grid found in the image{detail}")
     return records
+
+
+def expected_misreads(reading: GridReading, rev: revise_stage.Revision) -> float:
+    """How many cells (and signs) of the revised reading the reader expects to be wrong: the sum over
+    cells of 1 - p(the value kept there)."""
+    total = 0.0
+    for r, row in enumerate(reading.cands):
+        for c, options in enumerate(row):
+            total += 1.0 - dict(options).get(rev.grid[r][c], 0.0)
+    chosen = {(rel.a, rel.b): rel.op for rel in rev.relations}
+    for pair, options in reading.relations:
+        total += 1.0 - dict(options).get(chosen.get(pair), 0.0)
+    return total
 
 
 def not_a_puzzle(rev: revise_stage.Revision) -> str | None:

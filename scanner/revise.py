@@ -26,11 +26,13 @@ Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
 RelationCandidates = list[tuple[Pair, list[tuple[Optional[str], float]]]]  #: per pair (a upper/left), best first
 
-MAX_CHANGES = 3  #: more changed cells than this is no longer a reading of the photo
+MAX_CHANGES = 2  #: more changed cells than this is no longer a reading of the photo (every further change
+#: allowed multiplies the readings tried, and with them the chance that a wrong one happens to be valid)
 MAX_COST = 6.0  #: total log-odds a revision may cost (~ e**6 = 400 times less likely than the raw reading)
 RIVAL_MARGIN = 2.3  #: a second unique reading within this cost (10x likelihood) of the best makes the photo unreadable
 MAX_SOLVES = 80  #: bound on solver calls
-MAX_SECONDS = 0.15  #: bound on the time spent searching
+MAX_SECONDS = 0.5  #: safety bound on the time spent searching (MAX_SOLVES is the bound that normally
+#: ends it, so the outcome does not depend on the machine's load)
 MAX_ALTERNATIVES = 30  #: runner-ups considered (the cheapest)
 MIN_ALT_P = 1e-4  #: runner-ups less likely than this are never tried
 
@@ -111,6 +113,7 @@ def revise(
     relation_cands: RelationCandidates = (),
     clash: Callable[[Puzzle], Optional[str]] | None = None,
     max_changes: int = MAX_CHANGES,
+    rival_changes: int | None = None,
     max_cost: float = MAX_COST,
     rival_margin: float = RIVAL_MARGIN,
     max_solves: int = MAX_SOLVES,
@@ -122,7 +125,12 @@ def revise(
     (from ``relation_cands``: per neighbouring pair, its sign candidates); ``solve`` is
     ``solver.api.solve``; ``clash`` (optional, cheap) names a rule the givens break,
     to skip the solver for readings that clash.
+
+    A reading is accepted with at most ``max_changes`` changes, but rivals are looked for among readings
+    with up to ``rival_changes`` (default one more): a reading is only trusted when no likely reading
+    just beyond what may be accepted contradicts it.
     """
+    rival_changes = max_changes + 1 if rival_changes is None else max(rival_changes, max_changes)
     raw = raw_reading(cands)
     raw_ops = [options[0][0] for _, options in relation_cands]
     alts = alternatives(cands, relation_cands)
@@ -154,7 +162,7 @@ def revise(
     attempt(0.0, ())
     if not found or _doubtful(cands, relation_cands):
         deadline = time.perf_counter() + max_seconds
-        for cost, idx in _subsets(alts, max_changes=max_changes, max_cost=max_cost):
+        for cost, idx in _subsets(alts, max_changes=rival_changes, max_cost=max_cost):
             if solves >= max_solves or time.perf_counter() > deadline:
                 break
             if found and cost > found[0][0] + rival_margin:
@@ -169,12 +177,15 @@ def revise(
         return Revision("unreadable", raw, first_result, reason=why, solves=solves,
                         relations=_relations(relation_cands, raw_ops))
     cost, grid, result, idx, relations = found[0]
+    if len(idx) > max_changes:
+        return Revision("unreadable", raw, first_result, solves=solves, relations=_relations(relation_cands, raw_ops),
+                        reason="the likeliest valid reading needs more corrections than a photo may be read with")
     slots = {alts[i][1] for i in idx}
     changes = [((r, c), raw[r][c], grid[r][c]) for (r, c) in sorted(s for s in slots if s[0] != "pair")]
     new_ops = {alts[i][1][1]: alts[i][2] for i in idx if alts[i][1][0] == "pair"}
     rel_changes = [(relation_cands[i][0], raw_ops[i], op) for i, op in sorted(new_ops.items())]
     extra = dict(solves=solves, relations=relations, relation_changes=rel_changes)
-    if len(found) >= 2 and found[1][0] - cost <= rival_margin and found[1][2].solution != result.solution:
+    if any(f[0] - cost <= rival_margin and f[2].solution != result.solution for f in found[1:]):
         return Revision("unreadable", grid, result, changes, cost,
                         reason="two different readings of the photo both make a valid puzzle", **extra)
     return Revision("solved", grid, result, changes, cost, **extra)

@@ -73,6 +73,8 @@ class GridReading:
     - ``fit``: how confidently the symbols read (mean log-probability of the best candidate over the
       cells with a symbol; 0 is perfect), for diagnostics;
     - ``picture``: the dewarped upright grid (gray), ``cell`` its pixels per cell (debug pictures);
+    - ``filled``: (optional) n x n probabilities, from the ink alone, that a cell holds a mark; a solved
+      reading that leaves empty a cell surely marked, after corrections, is not trusted;
     - ``glyphs``: labels the overlay draws as a shape in this print's style (``overlay.SHAPES`` names), e.g. a
       Takuzu printed with circles ``{"0": "white circle", "1": "black circle"}``; empty = draw the text.
     """
@@ -84,7 +86,8 @@ class GridReading:
     picture: np.ndarray
     cell: int
     relations: list = field(default_factory=list)
-    glyphs: dict = field(default_factory=dict)  #: how this print shows a label when drawing, e.g. {"1": "black circle"} (``overlay.SHAPES``)
+    glyphs: dict = field(default_factory=dict)
+    filled: Optional[np.ndarray] = None  #: (n, n) how sure the ink is that each cell holds a mark (optional)  #: how this print shows a label when drawing, e.g. {"1": "black circle"} (``overlay.SHAPES``)
 
     @property
     def size(self) -> int:

@@ -10,7 +10,7 @@ from .. import cells as cells_stage
 from .. import rectify
 from . import GridReading
 
-READ_CELL = 40  #: pixels per cell of the dewarped picture the symbols are read from
+READ_CELL = 48  #: pixels per cell of the dewarped picture the symbols are read from
 #: How far to trust each engine's probabilities: a reading's probabilities are raised to 1 / T and
 #: renormalised. The font-trained classifier is under-confident on real photos (its cells read at p 0.7-0.9
 #: are right 99.5 % of the time); T = 0.5 maximised the likelihood of the true labels in both halves of a
@@ -51,8 +51,10 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
     mesh_full = mesh_small.scaled(1.0 / scale)
+    filled = np.array([[ink.p_filled for ink in row] for row in inks])
     return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
-                        picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=cell)
+                        picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=cell,
+                        filled=np.rot90(filled, k=-quarter))
             for quarter, cands in turned]
 
 
