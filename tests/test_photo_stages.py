@@ -105,3 +105,20 @@ def test_symbols_outside_the_alphabet_lower_the_likelihood():
     kept = cells.combine(ink, reading, alphabet="1234", renormalise=False)
     renorm = cells.combine(ink, reading, alphabet="1234")
     assert dict(kept)[1] == pytest.approx(0.1) and dict(renorm)[1] == pytest.approx(1.0)
+
+
+def test_revision_needing_more_corrections_than_allowed_is_unreadable(puzzle):
+    from scanner.revise import revise
+    from solver.api import solve
+    from solver.puzzle import Puzzle
+
+    grid = puzzle.copy_grid()
+    cands = [[[(v, 0.99), (None if v is not None else 1, 0.01)] for v in row] for row in grid]
+    filled = [(r, c) for r in range(9) for c in range(9) if grid[r][c] is not None]
+    for r, c in filled[:3]:  # three doubtful misreads, each clashing with its row: the truth is 3 changes away
+        wrong = next(v for v in range(1, 10) if v != grid[r][c] and v in grid[r])
+        cands[r][c] = [(wrong, 0.6), (grid[r][c], 0.4)]
+    make = lambda g, rels=(): Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
+    assert revise(cands, make, solve, max_changes=3).grid == grid  # found when 3 corrections are allowed
+    rev = revise(cands, make, solve)  # the default allows 2 and only looks one further for rivals
+    assert rev.status == "unreadable" and rev.grid != grid
