@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON Lines, one object per puzzle")
     p.add_argument("--explain", action="store_true", help="print the human-style solving steps and the grade")
     p.add_argument("--hint", action="store_true", help="print only the next human-style step")
-    p.add_argument("--out", type=Path, metavar="DIR", help="write overlays into DIR (default: beside each photo)")
+    p.add_argument("--out", type=Path, metavar="DIR", help="write overlays into DIR (default: beside each photo); in batch mode mirroring "
+                   "the input folders, with DIR/report.jsonl")
     p.add_argument("--no-overlay", action="store_true", help="do not write overlay images")
     p.add_argument("--debug", type=Path, metavar="DIR", help="write each stage's picture into DIR")
     p.add_argument("--engine", default="auto", choices=("auto", "classifier", "tesseract"),
