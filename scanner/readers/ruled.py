@@ -16,6 +16,9 @@ READ_CELL = 48  #: pixels per cell of the dewarped picture the symbols are read 
 #: are right 99.5 % of the time); T = 0.5 maximised the likelihood of the true labels in both halves of a
 #: 2-fold split (odd / even image numbers) of the real training photos' cells. Engines not listed: T = 1.
 ENGINE_TEMPERATURE = {"classifier": 0.5}
+#: The detection copy is read when its cells are at least this share of ``cell`` pixels (reading 12 MP photos
+#: from a coarser copy cost exact reads on the generated set), else the full picture (waits for its decoding).
+SMALL_ENOUGH = 1.2
 WIDE = "0123456789"  #: symbols always asked about, whatever the puzzle's alphabet
 #: Share of an engine's "empty" vote believed for a cell whose ink shows a glyph (``cells.combine``).
 DOT_TRUST = 0.3
@@ -41,7 +44,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("dewarp"):
         # read from the detection copy when the grid is large enough there, else from full resolution
         side_small = float(np.linalg.norm(mesh_small.quad[0] - mesh_small.quad[2])) / 1.414
-        if side_small >= 1.2 * n * cell or scale >= 1.0:
+        if side_small >= SMALL_ENOUGH * n * cell or scale >= 1.0:
             source, mesh_src = small, mesh_small
         else:
             source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
