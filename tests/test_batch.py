@@ -241,3 +241,16 @@ def test_an_empty_folder_is_reported_and_the_others_go_on(tmp_path):
     listed = list(units.make_units([str(tmp_path / "empty"), str(text)]))
     assert listed[0].error and "holds no images" in listed[0].error and listed[0].exit_code == ExitCode.INPUT
     assert (listed[1].form, listed[1].page) == ("text", 1)
+
+
+def test_pdf_pages_render_at_the_dpi_within_the_pixel_cap(tmp_path):
+    from scanner.batch import raster
+
+    pdf = tmp_path / "a.pdf"
+    Image.new("RGB", (720, 360), "white").save(pdf, resolution=72)  # a 10 x 5 inch page
+    image = raster.pdf_page(pdf, 1, dpi=100)
+    assert image.shape == (500, 1000, 3) and image.dtype.name == "uint8"
+    capped = raster.pdf_page(pdf, 1, dpi=600, max_pixels=200_000)
+    assert capped.shape[0] * capped.shape[1] <= 200_000 and capped.shape[1] == 2 * capped.shape[0]
+    with pytest.raises(Exception, match="has 1 pages"):
+        raster.pdf_page(pdf, 2)

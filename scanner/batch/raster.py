@@ -11,7 +11,7 @@ import numpy as np
 from solver.errors import InputError
 
 DEFAULT_DPI = 200  #: newspaper print is read well from 200 dpi (a 9x9 grid of 8 cm gets ~70 px cells)
-MAX_PAGE_PIXELS = 60_000_000  #: a page that would be larger at the asked dpi is rendered at a lower dpi
+MAX_PAGE_PIXELS = 36_000_000  #: about A4 or Letter at 600 dpi; a larger page is rendered at a lower dpi (memory)
 
 
 def pdf_page(path: Path, page: int, *, dpi: float = DEFAULT_DPI, max_pixels: int = MAX_PAGE_PIXELS) -> np.ndarray:
@@ -34,6 +34,8 @@ def pdf_page(path: Path, page: int, *, dpi: float = DEFAULT_DPI, max_pixels: int
             scale = dpi / 72.0
             if w_pt * h_pt * scale * scale > max_pixels:
                 scale = float(np.sqrt(max_pixels / (w_pt * h_pt)))
+                while np.ceil(w_pt * scale) * np.ceil(h_pt * scale) > max_pixels:  # pixels are whole
+                    scale *= 0.995
             bitmap = pdf_page_.render(scale=scale, fill_color=(255, 255, 255, 255))
             image = np.array(bitmap.to_numpy(), copy=True)  # owns its memory after the document closes
         except pdfium.PdfiumError as err:
