@@ -1,0 +1,126 @@
+"""Circle symbols in grid cells (Takuzu's black and white circles): the shape of each cell's mark, measured.
+
+Works on the dewarped grid picture (``rectify.dewarp``, (n * C, n * C) gray): ``darkness`` normalises it
+against the paper over a window wider than a cell (so a filled disc stays dark to its middle, which a
+cell-sized window would take for paper) and ``mark`` measures one cell's interior of it.
+A mark is *round* when its bounding box is about square and it spans most of
+the cell (a printed ``0`` is clearly taller than wide, a ``1`` narrow); a round
+mark is a *black* circle when its core is ink and a *white* one when its core
+is paper inside a ring of ink.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+import cv2
+
+INK = 0.5  #: darkness above which a pixel is the mark
+ROUND_ASPECT = (0.8, 1.25)  #: width / height of a round mark
+ROUND_SPAN = 0.5  #: a round mark spans at least this share of the crop (circles are printed 55-80 % of a cell)
+CIRCLE_SHARE = 0.75  #: share of a grid's marks that must be round for the grid to be read as circles
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A cell's mark: ``width`` and ``height`` as shares of the crop side, ``core`` the mean darkness (0 paper ..
+    1 ink) of its middle (a disc of 40 % of its radius) and ``rim`` the darkness of the ring of ink around it."""
+
+    width: float
+    height: float
+    core: float
+    rim: float
+
+    @property
+    def round(self) -> bool:
+        lo, hi = ROUND_ASPECT
+        return (lo <= self.width / max(self.height, 1e-9) <= hi
+                and min(self.width, self.height) >= ROUND_SPAN)
+
+
+ANGLES = 48  #: directions the radial profile is sampled in
+
+
+def darkness(gray: np.ndarray, *, cell: int) -> np.ndarray:
+    """(H, W) float32 in 0 (paper) .. 1 (the darkest print) of a dewarped grid picture ``gray`` (H, W) uint8,
+    against the paper brightness over a window of 1.5 cells."""
+    g = gray.astype(np.float32)
+    k = int(1.5 * cell) | 1
+    paper = cv2.blur(cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), (k, k))
+    norm = np.clip(g / np.maximum(paper, 1.0), 0.0, 1.0)
+    dark = float(np.percentile(norm, 1.5))
+    return np.clip((1.0 - norm) / max(1.0 - dark, 0.1), 0.0, 1.0)
+
+
+def cell_interior(dark: np.ndarray, row: int, col: int, *, cell: int, trim: float = 0.1) -> np.ndarray:
+    """The interior (C', C') of cell (row, col) of a ``darkness`` picture, ``trim`` of the cell cut off each side."""
+    cut = max(1, round(trim * cell))
+    return dark[row * cell + cut:(row + 1) * cell - cut, col * cell + cut:(col + 1) * cell - cut]
+
+
+def radial_profile(dark: np.ndarray, *, centre: tuple[float, float] | None = None) -> np.ndarray:
+    """(R,) darkness of a cell interior ``dark`` (h, w) (0 paper .. 1 ink) at radii 0, 1, ... pixels from ``centre``
+    (row, col; default the ink's centroid away from the crop's border), the median over ``ANGLES``
+    directions: a ring or a disc around the centre darkens every direction, a digit or a line remnant a few."""
+    h, w = dark.shape
+    if centre is None:
+        band = max(1, round(0.08 * min(h, w)))
+        inner = dark[band:h - band, band:w - band]
+        weight = inner.sum()
+        if weight > 1e-6:
+            yy, xx = np.mgrid[band:h - band, band:w - band]
+            centre = (float((yy * inner).sum() / weight), float((xx * inner).sum() / weight))
+        else:
+            centre = ((h - 1) / 2.0, (w - 1) / 2.0)
+    cy, cx = centre
+    radii = np.arange(0, max(h, w) // 2 + 1, dtype=np.float32)
+    theta = np.linspace(0, 2 * np.pi, ANGLES, endpoint=False, dtype=np.float32)
+    ys = np.clip(np.round(cy + radii[:, None] * np.sin(theta)[None, :]).astype(int), 0, h - 1)
+    xs = np.clip(np.round(cx + radii[:, None] * np.cos(theta)[None, :]).astype(int), 0, w - 1)
+    return np.median(dark[ys, xs], axis=1)
+
+
+def mark(crop: np.ndarray, dark: np.ndarray) -> Mark | None:
+    """The ``Mark`` of a cell: its extent from ``crop`` (h, w) uint8 (``scanner.cells.CellInk.crop``: the
+    central mark alone, dark on white), its core and rim from the radial profile of its interior ``dark``
+    (h, w) (``cell_interior``; same pixels) around the mark's centre. None when the crop holds no ink.
+
+    The rim is the darkest radius (inked in every direction when the mark is a circle), the core the
+    mean darkness inside 40 % of the mark's radius."""
+    ink = crop < 128
+    ys, xs = np.nonzero(ink)
+    if len(ys) == 0:
+        return None
+    side = float(max(crop.shape))
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    centre = ((y0 + y1 - 1) / 2.0, (x0 + x1 - 1) / 2.0)
+    radius = max((y1 - y0) + (x1 - x0), 2) / 4.0
+    profile = radial_profile(dark, centre=centre)
+    rim = float(profile[: int(radius * 1.15) + 1].max())
+    core = float(profile[: max(1, int(0.4 * radius) + 1)].mean())
+    return Mark(width=(x1 - x0) / side, height=(y1 - y0) / side, core=core, rim=rim)
+
+
+def is_circle_grid(marks: list[Mark | None]) -> bool:
+    """True when the marks of a grid's inked cells are circles (most of them round)."""
+    seen = [m for m in marks if m is not None]
+    return len(seen) >= 2 and sum(m.round for m in seen) >= CIRCLE_SHARE * len(seen)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, x))))
+
+
+def black_probability(m: Mark) -> float:
+    """Probability that the round mark ``m`` is a black (filled) circle rather than a white ring."""
+    return min(max(_sigmoid((m.core - 0.5) / 0.07), 1e-4), 1.0 - 1e-4)
+
+
+def circle_probability(m: Mark) -> float:
+    """How much ``m`` looks like a printed circle at all, 0..1: inked all round at some radius (the rim) and
+    spanning a good part of the cell. (Its roundness is judged over the whole grid, ``is_circle_grid``: a
+    cell at the grid's edge may be clipped by a slightly misplaced line.)"""
+    span = max(m.width, m.height)
+    return min(max(_sigmoid((m.rim - 0.45) / 0.06) * _sigmoid((span - 0.42) / 0.04), 1e-4), 1.0 - 1e-4)

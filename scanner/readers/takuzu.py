@@ -1,0 +1,131 @@
+"""The Takuzu (binairo) reader: even ruled grids of 4..20 cells a side holding 0/1 digits, or white (0) and
+black (1) circles.
+
+    fit mesh -> dewarp -> ink per cell -> the marks' shapes: circles or digits?
+      circles: black = filled core, white = ring around paper (measured, ``scanner.circles``)
+      digits:  the engine reads 0..9; only 0 and 1 are Takuzu values, the mass it gives other digits is
+               kept out of the likelihood (so a Sudoku's 2..9 make a poor Takuzu reading)
+
+The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
+same every way up, so the page around the grid decides (``scanner.circles`` cannot), else upright as seen.
+Only one interpretation is returned: Takuzu's rules hold in every turn, so turned readings would all solve
+and make the photo look ambiguous.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from solver.puzzle import Cell, Grid, Puzzle, Relation
+
+from .. import cells as cells_stage
+from .. import circles, rectify
+from . import GridReading
+from .ruled import _turn, ink_gray
+
+SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
+READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
+DIGITS = "0123456789"  #: what the engine is asked to tell apart (only 0 and 1 are Takuzu values)
+GLYPHS_CIRCLES = {"0": "white circle", "1": "black circle"}  #: how a circle print's labels are drawn
+
+
+def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
+    """(mesh in detection-copy pixels, dewarped gray picture (n * cell, n * cell)) of candidate ``cand``."""
+    n = cand.size
+    small, scale = loaded.small, loaded.scale
+    with timer.stage("mesh"):
+        mesh_small = rectify.fit_mesh(small, cand.quad, n)
+    with timer.stage("dewarp"):
+        side_small = float(np.linalg.norm(mesh_small.quad[0] - mesh_small.quad[2])) / 1.414
+        if side_small >= 1.2 * n * cell or scale >= 1.0:
+            source, mesh_src = small, mesh_small
+        else:
+            source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
+        picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
+    return mesh_small, picture
+
+
+def digit_candidates(ink: cells_stage.CellInk, reading) -> list:
+    """A cell's candidates [(0 | 1 | None, p), ...] best first from its ink and the engine's reading over
+    0..9 and "." (None when the engine did not look at it)."""
+    if reading is None:
+        return [(None, 1.0)]
+    p = dict(reading)
+    filled = ink.p_filled
+    scores = {0: filled * p.get("0", 0.0), 1: filled * p.get("1", 0.0),
+              None: (1.0 - filled) + filled * p.get(".", 0.0)}
+    # the mass on 2..9 is not renormalised away: a grid of other digits is a poor Takuzu
+    return sorted(((v, max(s, 1e-6)) for v, s in scores.items()), key=lambda t: -t[1])
+
+
+def circle_candidates(ink: cells_stage.CellInk, m: circles.Mark | None) -> list:
+    """A cell's candidates from its ink and its mark's shape: black circle 1, white circle 0."""
+    if ink.crop is None or m is None:
+        return [(None, 1.0)]
+    filled = ink.p_filled * circles.circle_probability(m)
+    black = circles.black_probability(m)
+    scores = {1: filled * black, 0: filled * (1.0 - black), None: 1.0 - filled}
+    return sorted(((v, max(s, 1e-6)) for v, s in scores.items()), key=lambda t: -t[1])
+
+
+def _log_likelihood(cands) -> float:
+    return sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row)
+
+
+def read_digits(inks, engine) -> tuple[int, list]:
+    """(quarter, candidates): the cells read in every quarter turn; the most likely turn wins."""
+    n = len(inks)
+    best = None
+    for quarter in range(4):
+        grid = inks if quarter == 0 else _turn(inks, quarter)
+        todo = [(r, c) for r in range(n) for c in range(n) if grid[r][c].crop is not None]
+        got = dict(zip(todo, engine.read([grid[r][c].crop for r, c in todo], alphabet=DIGITS) if todo else []))
+        cands = [[digit_candidates(grid[r][c], got.get((r, c))) for c in range(n)] for r in range(n)]
+        score = _log_likelihood(cands)
+        if best is None or score > best[0]:
+            best = (score, quarter, cands)
+    return best[1], best[2]
+
+
+def fit_of(cands) -> float:
+    probs = [cell[0][1] for row in cands for cell in row if cell[0][0] is not None]
+    return float(np.mean(np.log(probs))) if probs else -np.inf
+
+
+class TakuzuReader:
+    kind = "takuzu"
+
+    def accepts(self, candidate) -> bool:
+        return candidate.size in SIZES
+
+    def read(self, loaded, candidate, engine, *, timer) -> list[GridReading]:
+        n = candidate.size
+        mesh_small, picture = dewarped(loaded, candidate, timer=timer)
+        with timer.stage("ink"):
+            inks = cells_stage.measure(picture, n, cell=READ_CELL)
+        with timer.stage("read"):
+            dark = circles.darkness(picture, cell=READ_CELL)
+            marks = [[circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=READ_CELL)) if ink.crop is not None else None
+                      for c, ink in enumerate(row)] for r, row in enumerate(inks)]
+            glyphs: dict = {}
+            if circles.is_circle_grid([m for row in marks for m in row]):
+                quarter, glyphs = 0, GLYPHS_CIRCLES
+                cands = [[circle_candidates(ink, m) for ink, m in zip(ir, mr)] for ir, mr in zip(inks, marks)]
+            else:
+                quarter, cands = read_digits(inks, engine)
+        mesh_full = mesh_small.scaled(1.0 / loaded.scale)
+        return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
+                            picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
+                            glyphs=dict(glyphs))]
+
+    def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
+                    index: int = 0) -> Puzzle:
+        return Puzzle(kind="takuzu", size=len(grid), givens=[list(r) for r in grid], source=source, index=index)
+
+    def labels(self, puzzle: Puzzle, solution: Grid) -> dict[Cell, str]:
+        n = puzzle.size
+        return {(r, c): str(solution[r][c]) for r in range(n) for c in range(n) if puzzle.givens[r][c] is None}
+
+
+READER = TakuzuReader()

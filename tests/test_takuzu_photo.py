@@ -1,0 +1,112 @@
+"""Takuzu from a photo: digit and circle prints read exactly, circles told apart, kinds told apart (--kind auto)."""
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner import circles
+from scanner.photo import scan_photo
+from scanner.readers import takuzu
+from scanner.synth import write_sample
+
+CIRCLES = "circles (black = 1, white = 0)"
+
+
+def _truth(path):
+    return json.loads(path.with_suffix(".json").read_text())["puzzles"][0]
+
+
+def _sample(tmp_path, kind, seed, size, style=None):
+    return write_sample(tmp_path, f"{kind}_{seed}", kind, seed=seed, size=size, mode="photo", turn=0, two=False,
+                        style=style, long_side=1400)
+
+
+def _cell_picture(marks: list[str], *, cell: int = 40) -> np.ndarray:
+    """A 1-row ruled strip (cell, len * cell) uint8 with each mark drawn: 'ring', 'disc', '0', '1', '' (empty)."""
+    img = np.full((cell, cell * len(marks)), 235, np.uint8)
+    for i, m in enumerate(marks):
+        cx, cy = i * cell + cell // 2, cell // 2
+        if m == "ring":
+            cv2.circle(img, (cx, cy), 13, 20, 2, cv2.LINE_AA)
+        elif m == "disc":
+            cv2.circle(img, (cx, cy), 13, 20, -1, cv2.LINE_AA)
+        elif m:
+            cv2.putText(img, m, (cx - 7, cy + 9), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 20, 2, cv2.LINE_AA)
+        cv2.rectangle(img, (i * cell, 0), ((i + 1) * cell - 1, cell - 1), 20, 1)
+    return img
+
+
+def _marks(kinds):
+    from scanner import cells
+
+    picture = _cell_picture(kinds)
+    # ink of a 1-row strip: measure works on square grids, so stack the strip into an n x n picture
+    n = len(kinds)
+    square = np.vstack([picture] * n)
+    inks = cells.measure(square, n, cell=40)[0]
+    dark = circles.darkness(square, cell=40)
+    return [circles.mark(ink.crop, circles.cell_interior(dark, 0, c, cell=40)) if ink.crop is not None else None
+            for c, ink in enumerate(inks)]
+
+
+def test_rings_discs_and_digits_told_apart():
+    ring, disc, zero, one, empty = _marks(["ring", "disc", "0", "1", ""])
+    assert empty is None
+    assert ring.round and disc.round
+    assert not zero.round and not one.round  # a printed 0 is taller than wide, a 1 narrow
+    assert circles.black_probability(disc) > 0.95
+    assert circles.black_probability(ring) < 0.05
+    assert circles.circle_probability(ring) > 0.9 and circles.circle_probability(disc) > 0.9
+    assert circles.is_circle_grid([ring, disc, None, ring])
+    assert not circles.is_circle_grid([zero, one, one, zero])
+
+
+def test_digit_candidates_keep_other_digits_out_of_the_likelihood():
+    from scanner.cells import CellInk
+
+    ink = CellInk(height=0.6, p_filled=1.0, crop=np.zeros((4, 4), np.uint8))
+    sure = takuzu.digit_candidates(ink, [("1", 0.97), ("7", 0.02), (".", 0.01)])
+    foreign = takuzu.digit_candidates(ink, [("5", 0.9), ("0", 0.06), (".", 0.04)])
+    assert sure[0][0] == 1 and sure[0][1] > 0.95
+    assert foreign[0][1] < 0.1  # a 5 is no Takuzu value: the reading is unlikely, not renormalised to a sure 0
+
+
+def test_digit_takuzu_photo_read_exactly(tmp_path):
+    path = _sample(tmp_path, "takuzu", 11, 6, {"symbols": "digits"})
+    rec = scan_photo(path, kind="auto", out_dir=tmp_path)[0]
+    truth = _truth(path)
+    assert (rec["kind"], rec["status"]) == ("takuzu", "solved")
+    assert rec["givens"] == truth["givens"] and rec["solution"] == truth["solution"]
+    assert rec["overlay"] and (tmp_path / "takuzu_11.solved.jpg").exists()
+
+
+def test_circle_takuzu_photo_read_exactly_and_drawn_as_circles(tmp_path, monkeypatch):
+    path = _sample(tmp_path, "takuzu", 12, 8, {"symbols": CIRCLES})
+    drawn = {}
+    from scanner import overlay
+
+    real = overlay.draw_digits
+
+    def spy(image, mesh, labels, **kw):
+        drawn.update(labels)
+        return real(image, mesh, labels, **kw)
+
+    monkeypatch.setattr(overlay, "draw_digits", spy)
+    rec = scan_photo(path, kind="auto", out_dir=tmp_path)[0]
+    truth = _truth(path)
+    assert (rec["kind"], rec["status"]) == ("takuzu", "solved")
+    assert rec["givens"] == truth["givens"]
+    assert drawn and set(drawn.values()) == {"white circle", "black circle"}
+    for (r, c), label in drawn.items():
+        assert label == ("black circle" if truth["solution"][r][c] == 1 else "white circle")
+
+
+@pytest.mark.parametrize("kind, seed, style", [("takuzu", 15, {"symbols": "digits"}), ("sudoku", 13, None)])
+def test_six_by_six_takuzu_and_sudoku_told_apart(tmp_path, kind, seed, style):
+    path = _sample(tmp_path, kind, seed, 6, style)
+    rec = scan_photo(path, kind="auto", draw=False)[0]
+    assert rec["kind"] == kind
+    assert rec["status"] == "solved" and rec["givens"] == _truth(path)["givens"]
