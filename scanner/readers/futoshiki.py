@@ -1,0 +1,193 @@
+"""The Futoshiki reader: n x n (4..9) digits 1..n and an inequality sign (or none) between every two neighbours.
+
+Two printed layouts:
+
+- *lattice*: one ruled grid, the signs sitting on the cell borders; found by the ruled-line finder
+  (``grid_find``), its mesh followed by ``rectify.fit_mesh``;
+- *boxes*: separate square boxes with the signs in the gaps; found here (``find``, ``scanner.boxes_find``),
+  its mesh from the boxes' lattice.
+
+Both are dewarped to a *pitch picture* (cell ``(row, col)`` owns a P x P square, the printed box its
+central share) where the signs are read (``scanner.signs``); the digits are read from the boxes cut out of
+it. The turn of the print comes from the digits (the rules cannot tell: a Futoshiki turned is a Futoshiki),
+and the signs are turned with the cells: a ``<`` in a photo turned 90 degrees reads as a ``∧``.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from solver.puzzle import Cell, Grid, Puzzle, Relation
+
+from .. import boxes_find, rectify, signs
+from .. import cells as cells_stage
+from ..grid_find import same_quad
+from ..rectify import Mesh
+from . import GridReading
+from .ruled import _turn, ink_gray, sharpen, ENGINE_TEMPERATURE
+
+SIZES = tuple(range(4, 10))
+READ_CELL = 40  #: pixels per box of the picture the digits are read from
+SIGN_PITCH = 64  #: pixels per cell (box + gap) of the picture the signs are read from
+DIGITS = "123456789"  #: what the engine is asked to tell apart (digits above n are kept out of the likelihood)
+MIN_SIGNS = 1.0  #: a grid whose expected number of signs is below this is not read as a Futoshiki
+
+_found: list = [None, []]  #: (the detection copy searched last, its box grids): ``find`` -> ``accepts``/``read``
+
+
+def _boxes_in(small: np.ndarray) -> list[boxes_find.BoxGrid]:
+    if _found[0] is not small:
+        _found[0], _found[1] = small, boxes_find.find_boxes(small)
+    return _found[1]
+
+
+def _box_grid(candidate, small=None):
+    """The box grid found (by ``find``) at ``candidate``'s quad, or None (then it is a ruled lattice)."""
+    grids = _found[1] if small is None else _boxes_in(small)
+    for grid in grids:
+        if same_quad(grid.quad(), np.asarray(candidate.quad, np.float32)):
+            return grid
+    return None
+
+
+def _rotate_cell(cell: Cell, n: int, quarter: int) -> Cell:
+    """Where cell ``(row, col)`` of a picture is after turning the picture ``quarter`` x 90 degrees clockwise."""
+    r, c = cell
+    for _ in range(quarter % 4):
+        r, c = c, n - 1 - r
+    return r, c
+
+
+def turn_relations(read: dict, n: int, quarter: int) -> list:
+    """The relation candidates (``GridReading.relations``) of sign readings ``{(a, b): options}`` (picture
+    cells, options over tip "low"/"high"/None) seen after turning the picture ``quarter`` x 90 degrees
+    clockwise: cells moved, and every tip kept pointing at the same (smaller) cell."""
+    out = []
+    for (a, b), options in read.items():
+        ra, rb = _rotate_cell(a, n, quarter), _rotate_cell(b, n, quarter)
+        first, second = (ra, rb) if ra < rb else (rb, ra)
+        ops = []
+        for tip, p in options:
+            if tip is None:
+                ops.append((None, p))
+            else:
+                smaller = ra if tip == "low" else rb
+                ops.append(("<" if smaller == first else ">", p))
+        out.append(((first, second), ops))
+    out.sort(key=lambda t: t[0])
+    return out
+
+
+def digit_candidates(ink: cells_stage.CellInk, reading, n: int) -> list:
+    """A cell's candidates [(1..n | None, p), ...] best first, from its ink and the engine's reading over
+    1..9 and "." (the mass on digits above n is kept out: they make a poor reading, e.g. of a turned print)."""
+    if reading is None:
+        return [(None, 1.0)]
+    p = dict(reading)
+    filled = ink.p_filled
+    scores = {v: filled * p.get(str(v), 0.0) for v in range(1, n + 1)}
+    scores[None] = (1.0 - filled) + filled * p.get(".", 0.0)
+    return sorted(((v, max(s, 1e-6)) for v, s in scores.items()), key=lambda t: -t[1])
+
+
+def read_digits(inks, engine) -> list[tuple[float, int, list]]:
+    """``[(log-likelihood, quarter, candidates), ...]`` most likely first: the cells read in every quarter turn."""
+    n = len(inks)
+    temperature = ENGINE_TEMPERATURE.get(getattr(engine, "name", ""), 1.0)
+    out = []
+    for quarter in range(4):
+        grid = inks if quarter == 0 else _turn(inks, quarter)
+        todo = [(r, c) for r in range(n) for c in range(n) if grid[r][c].crop is not None]
+        if quarter and not todo:
+            break
+        got = engine.read([grid[r][c].crop for r, c in todo], alphabet=DIGITS) if todo else []
+        got = dict(zip(todo, [sharpen(g, temperature) for g in got]))
+        cands = [[digit_candidates(grid[r][c], got.get((r, c)), n) for c in range(n)] for r in range(n)]
+        score = sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row)
+        out.append((score, quarter, cands))
+    out.sort(key=lambda t: -t[0])
+    return out
+
+
+def box_picture(picture: np.ndarray, n: int, *, pitch: int, box: float, cell: int = READ_CELL) -> np.ndarray:
+    """(n * cell, n * cell) picture of the boxes only, cut out of the pitch picture (n*P, n*P) and put edge to
+    edge, so a boxes print reads like a ruled grid (its box outlines become the cell borders)."""
+    t = (np.arange(cell) + 0.5) / cell  # 0..1 across a box
+    local = (0.5 + (t - 0.5) * box) * pitch  # pixels from the cell's start in the pitch picture
+    coords = (np.arange(n)[:, None] * pitch + local[None, :]).reshape(-1).astype(np.float32) - 0.5
+    mx = np.tile(coords[None, :], (len(coords), 1))
+    my = np.ascontiguousarray(mx.T)
+    return cv2.remap(picture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class FutoshikiReader:
+    kind = "futoshiki"
+
+    def find(self, small) -> list:
+        """Box grids (the boxes layout) in the detection copy, as grid candidates."""
+        return [g.candidate() for g in _boxes_in(small)]
+
+    def accepts(self, candidate) -> bool:
+        return candidate.size in SIZES or _box_grid(candidate) is not None
+
+    def read(self, loaded, candidate, engine, *, timer) -> list[GridReading]:
+        small, scale = loaded.small, loaded.scale
+        grid = _box_grid(candidate, small)
+        n = grid.n if grid is not None else candidate.size
+        if n not in SIZES:
+            return []
+        with timer.stage("mesh"):
+            if grid is None:
+                box = 1.0
+                mesh_small = rectify.fit_mesh(small, candidate.quad, n)
+                pitch_mesh = mesh_small
+            else:
+                box = grid.box
+                k = np.arange(n + 1) - 0.5
+                pitch_mesh = Mesh(n, grid.to_image(np.stack(np.meshgrid(k, k), axis=-1)))
+                edge = k.copy()
+                edge[0], edge[-1] = -box / 2, n - 1 + box / 2
+                mesh_small = Mesh(n, grid.to_image(np.stack(np.meshgrid(edge, edge), axis=-1)))
+        pitch = SIGN_PITCH
+        with timer.stage("dewarp"):
+            side_small = float(np.linalg.norm(pitch_mesh.quad[0] - pitch_mesh.quad[2])) / 1.414
+            if side_small >= 1.2 * n * pitch or scale >= 1.0:
+                source, mesh_src = small, pitch_mesh
+            else:
+                source, mesh_src = loaded.image, pitch_mesh.scaled(1.0 / scale)
+            picture = ink_gray(rectify.dewarp(source, mesh_src, cell=pitch))
+            digits_pic = box_picture(picture, n, pitch=pitch, box=box)
+        with timer.stage("signs"):
+            read_signs = signs.read_signs(picture, n, pitch=pitch, box=box)
+        expected = sum(1.0 - dict(opts)[None] for _, opts in read_signs.values())
+        if expected < MIN_SIGNS:
+            return []  # no inequality signs: some other ruled grid
+        with timer.stage("ink"):
+            inks = cells_stage.measure(digits_pic, n, cell=READ_CELL)
+        with timer.stage("read"):
+            turned = read_digits(inks, engine)
+        sign_options = {pair: opts for pair, (_, opts) in read_signs.items()}
+        best, quarter, cands = turned[0]
+        # the turn comes from the digits alone; a close runner-up turn (few or ambiguous digits) would make a
+        # rival reading the rules cannot refute, so only the most likely turn is returned
+        mesh_full = mesh_small.scaled(1.0 / scale)
+        relations = turn_relations(sign_options, n, quarter)
+        fit = [c[0][1] for row in cands for c in row if c[0][0] is not None]
+        return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands,
+                            fit=float(np.mean(np.log(fit))) if fit else 0.0,
+                            picture=np.ascontiguousarray(np.rot90(digits_pic, k=-quarter)), cell=READ_CELL,
+                            relations=relations)]
+
+    def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
+                    index: int = 0) -> Puzzle:
+        return Puzzle(kind="futoshiki", size=len(grid), givens=[list(r) for r in grid],
+                      relations=tuple(relations), source=source, index=index)
+
+    def labels(self, puzzle: Puzzle, solution: Grid) -> dict[Cell, str]:
+        n = puzzle.size
+        return {(r, c): str(solution[r][c]) for r in range(n) for c in range(n) if puzzle.givens[r][c] is None}
+
+
+READER = FutoshikiReader()
