@@ -32,6 +32,7 @@ SIZES = tuple(range(4, 10))
 READ_CELL = 40  #: pixels per box of the picture the digits are read from
 SIGN_PITCH = 64  #: pixels per cell (box + gap) of the picture the signs are read from
 DIGITS = "123456789"  #: what the engine is asked to tell apart (digits above n are kept out of the likelihood)
+MESH_STRAY = 0.25  #: a followed lattice line further than this share of a cell from the even lattice is not trusted
 MIN_SIGNS = 1.0  #: a grid whose expected number of signs is below this is not read as a Futoshiki
 
 _found: list = [None, []]  #: (the detection copy searched last, its box grids): ``find`` -> ``accepts``/``read``
@@ -122,6 +123,30 @@ def box_picture(picture: np.ndarray, n: int, *, pitch: int, box: float, cell: in
     return cv2.remap(picture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def uniform_mesh(quad: np.ndarray, n: int) -> Mesh:
+    """The n x n mesh of evenly spaced crossings of the flat quad (4, 2) (x, y), top-left first, clockwise."""
+    unit = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+    k = np.arange(n + 1, dtype=np.float64)
+    grid = np.stack(np.meshgrid(k, k), axis=-1).reshape(-1, 1, 2)
+    return Mesh(n, cv2.perspectiveTransform(grid, h).reshape(n + 1, n + 1, 2))
+
+
+def lattice_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, stray: float = MESH_STRAY) -> Mesh:
+    """The followed mesh of a ruled lattice (``rectify.fit_mesh``), unless it strays more than ``stray`` of a cell
+    from the flat quad's even lattice (signs on the lines and their knocked-out gaps can pull a followed line
+    onto the next one): then the even lattice."""
+    followed = rectify.fit_mesh(image, quad, n)
+    unit = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    back = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), unit)
+    pts = cv2.perspectiveTransform(followed.points.reshape(-1, 1, 2), back).reshape(n + 1, n + 1, 2)
+    k = np.arange(n + 1, dtype=np.float64)
+    even = np.stack(np.meshgrid(k, k), axis=-1)
+    if np.abs(pts - even).max() > stray:
+        return uniform_mesh(quad, n)
+    return followed
+
+
 class FutoshikiReader:
     kind = "futoshiki"
 
@@ -141,7 +166,7 @@ class FutoshikiReader:
         with timer.stage("mesh"):
             if grid is None:
                 box = 1.0
-                mesh_small = rectify.fit_mesh(small, candidate.quad, n)
+                mesh_small = lattice_mesh(small, candidate.quad, n)
                 pitch_mesh = mesh_small
             else:
                 box = grid.box
