@@ -7,8 +7,7 @@ the labelled cells of the dataset's training photos (its test photos come from
 the same newspapers and phones). End to end, 4-fold by puzzle
 (``python -m scanner.ocr.crossval``), this beat the font-only model: 154 vs 144
 of 159 photos read exactly, 150 vs 137 solved right, 0 wrong answers for both.
-Classes are single
-characters, "." for empty. Reading restricts the answer to the alphabet asked for.
+Classes are single characters, "." for empty. Reading restricts the answer to the alphabet asked for.
 """
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Train the shipped digit classifier on synthetic cells rendered from the installed fonts.
+"""Train the shipped digit classifier on cells rendered from the installed fonts and on labelled photo cells.
 
-    python -m scanner.ocr.train --out scanner/models/digits.npz
+    python -m scanner.ocr.train --photos ../shared/datasets/sudoku_photos/train --out scanner/models/digits.npz
 
-(the shipped model; ``--photos DIR`` also trains on labelled photo cells, for comparisons)
+(the shipped model; without ``--photos``: fonts only. ``python -m scanner.ocr.crossval``
+compares the two end to end, cross-validated by puzzle.)
 
 Deterministic for a given ``--seed`` and set of installed fonts (the work is
 split into chunks seeded by their index, so ``--jobs`` does not change the
