@@ -152,6 +152,25 @@ def _lattice_indices(cen: np.ndarray, size: np.ndarray) -> np.ndarray | None:
     return idx
 
 
+def _trim(idx: np.ndarray) -> np.ndarray:
+    """(K,) bool: the boxes left after dropping outer rows and columns of the lattice ``idx`` (K, 2) that hold
+    only a stray box or two (a light patch of the page beside the grid linked to it)."""
+    keep = np.ones(len(idx), bool)
+    changed = True
+    while changed and keep.sum() > 0:
+        changed = False
+        for axis in (0, 1):
+            values = idx[keep, axis]
+            counts = np.bincount(values - values.min())
+            full = np.median(counts)
+            for end in (values.min(), values.max()):
+                if (values == end).sum() < 0.5 * full:
+                    keep &= idx[:, axis] != end
+                    changed = True
+                    break
+    return keep
+
+
 def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
     """Box grids in ``image`` (H, W[, 3]): n x n square boxes standing apart on a lattice, largest first."""
     gray = gray_of(image)
@@ -166,6 +185,9 @@ def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
         idx = _lattice_indices(cen, size)
         if idx is None:
             continue
+        if idx[:, 0].max() != idx[:, 1].max() or idx.max() + 1 not in sizes:
+            keep = _trim(idx)  # not square: stray boxes beside the grid?
+            sub, cen, size, idx = sub[keep], cen[keep], size[keep], idx[keep] - idx[keep].min(axis=0)
         n = int(idx.max()) + 1
         if n not in sizes or idx[:, 0].max() != idx[:, 1].max() or len(sub) < 0.85 * n * n:
             continue

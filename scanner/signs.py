@@ -25,9 +25,9 @@ from . import cells as cells_stage
 #: Logistic calibration of the two decisions (set on generated photos of seeds 10000..10059, never on the
 #: reported set): a sign when the ink share of the window centre exceeds INK_MID (slope INK_SCALE); the tip at
 #: the low-t end with p = sigmoid(SHAPE_GAIN * log(spread at high t / spread at low t)).
-INK_MID = 0.004
-INK_SCALE = 0.0008
-SHAPE_GAIN = 6.0
+INK_MID = 0.003
+INK_SCALE = 0.0005
+SHAPE_GAIN = 10.0
 LINE_COVER = 0.4  #: a column of the window this much ink is a ruled line
 P_FLOOR = 1e-4  #: no decision is ever certain: runner-ups stay available to the rules
 
