@@ -1,0 +1,104 @@
+"""Futoshiki from a photo: both printed layouts read exactly, signs turned with the page, the rules revise a sign."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner import photo, revise, signs
+from scanner.readers import futoshiki
+from scanner.synth import render
+from solver.api import solve
+
+
+def _relations(rels) -> set:
+    return {(tuple(r["a"]), tuple(r["b"]), r["op"]) for r in rels}
+
+
+def _print(tmp_path, layout: str, signs_style: str, *, seed: int, size: int, quarter: int = 0):
+    """A flat print of a generated Futoshiki, turned ``quarter`` x 90 degrees clockwise; (path, truth)."""
+    img, rec, _ = render("futoshiki", seed=seed, size=size, mode="print", two=False,
+                         style={"layout": layout, "signs": signs_style, "shaded_givens": False})
+    img = np.ascontiguousarray(np.rot90(img, k=-quarter))
+    path = tmp_path / f"{layout}_{signs_style}_{quarter}.png"
+    cv2.imwrite(str(path), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
+    return path, rec["puzzles"][0]
+
+
+@pytest.mark.parametrize("layout, signs_style, seed, size", [
+    ("lattice", "glyph", 3, 5), ("lattice", "chevron", 4, 7), ("boxes", "vcaret", 5, 6), ("boxes", "glyph", 6, 4),
+])
+def test_rendered_futoshiki_reads_exactly(tmp_path, layout, signs_style, seed, size):
+    path, truth = _print(tmp_path, layout, signs_style, seed=seed, size=size)
+    [record] = photo.scan_photo(path, kind="futoshiki", draw=False)
+    assert record["kind"] == "futoshiki" and record["size"] == size
+    assert record["givens"] == truth["givens"]
+    assert _relations(record["relations"]) == _relations(truth["relations"])
+    assert record["status"] == "solved" and record["solution"] == truth["solution"]
+
+
+def test_auto_kind_recognises_a_boxes_futoshiki(tmp_path):
+    path, truth = _print(tmp_path, "boxes", "chevron", seed=7, size=5)
+    [record] = photo.scan_photo(path, kind="auto", draw=False)
+    assert record["kind"] == "futoshiki" and record["solution"] == truth["solution"]
+
+
+@pytest.mark.parametrize("quarter", [1, 3])
+def test_turned_print_reads_signs_upright(tmp_path, quarter):
+    path, truth = _print(tmp_path, "lattice", "chevron", seed=8, size=6, quarter=quarter)
+    [record] = photo.scan_photo(path, kind="futoshiki", draw=False)
+    assert record["turn"] == 90 * quarter
+    assert record["givens"] == truth["givens"]
+    assert _relations(record["relations"]) == _relations(truth["relations"])
+
+
+def test_turning_a_sign_keeps_its_tip_on_the_smaller_cell():
+    # picture: r0c0 < r0c1 (tip "low": towards the left cell); turned 90 degrees clockwise, r0c0 goes to
+    # r0c3 and r0c1 to r1c3 of a 4x4 grid, so the sign becomes a vertical one with its tip up: r0c3 < r1c3
+    read = {((0, 0), (0, 1)): [("low", 0.9), (None, 0.1)]}
+    [((a, b), options)] = futoshiki.turn_relations(read, 4, 1)
+    assert (a, b) == ((0, 3), (1, 3)) and options[0] == ("<", 0.9)
+    [((a, b), options)] = futoshiki.turn_relations(read, 4, 2)  # upside down: r3c3 > r3c2, i.e. r3c2 > r3c3
+    assert (a, b) == ((3, 2), (3, 3)) and options[0] == (">", 0.9)
+
+
+def test_sign_direction_from_shape():
+    # a drawn "<" (tip left) and ">" in a pitch picture of two cells; vertical turned copies
+    pitch = 64
+    pic = np.full((pitch, 2 * pitch), 255, np.uint8)
+    cx, cy = pitch, pitch // 2
+    cv2.polylines(pic, [np.array([[cx + 10, cy - 12], [cx - 10, cy], [cx + 10, cy + 12]])], False, 0, 3)
+    grid = np.pad(pic, ((0, pitch), (0, 0)), constant_values=255)  # a 2 x 2 grid, the sign in its top row
+    got = signs.read_signs(grid, 2, pitch=pitch, box=1.0)
+    assert got[((0, 0), (0, 1))][1][0][0] == "low" and got[((0, 0), (0, 1))][1][0][1] > 0.9
+    flipped = np.pad(pic[:, ::-1], ((0, pitch), (0, 0)), constant_values=255)
+    got = signs.read_signs(flipped, 2, pitch=pitch, box=1.0)
+    assert got[((0, 0), (0, 1))][1][0][0] == "high"
+    assert got[((0, 0), (1, 0))][1][0][0] is None
+    # turned to a vertical pair: tip up (the upper cell is the smaller)
+    turned = np.ascontiguousarray(np.rot90(grid, k=-1))  # the "<" turned clockwise points up, in column 1
+    got = signs.read_signs(turned, 2, pitch=pitch, box=1.0)
+    assert got[((0, 1), (1, 1))][1][0][0] == "low"
+
+
+def test_a_flipped_doubtful_sign_is_revised_by_the_rules(tmp_path):
+    path, truth = _print(tmp_path, "lattice", "glyph", seed=3, size=5)
+    from scanner import load
+    from scanner.timing import Timer
+    loaded = load.load(path)
+    cand = [c for c in photo.grid_find.find_grids(loaded.small) if futoshiki.READER.accepts(c)][0]
+    [reading] = futoshiki.READER.read(loaded, cand, photo.get_engine("auto"), timer=Timer())
+    true_rels = _relations(truth["relations"])
+    # flip one true sign: its runner-up (the true direction) stays fairly likely
+    i = next(i for i, ((a, b), opts) in enumerate(reading.relations) if opts[0][0] is not None)
+    (a, b), opts = reading.relations[i]
+    flip = {"<": ">", ">": "<"}[opts[0][0]]
+    reading.relations[i] = ((a, b), [(flip, 0.7), (opts[0][0], 0.29), (None, 0.01)])
+    rev = revise.revise(reading.cands, futoshiki.READER.make_puzzle, solve, relation_cands=reading.relations)
+    assert rev.status == "solved"
+    assert {(r.a, r.b, r.op) for r in rev.relations} == true_rels
+    assert rev.relation_changes == [((a, b), flip, opts[0][0])]
+    # a sign missed altogether (read as none, the sign a runner-up) is put back the same way
+    reading.relations[i] = ((a, b), [(None, 0.7), (opts[0][0], 0.29), (flip, 0.01)])
+    rev = revise.revise(reading.cands, futoshiki.READER.make_puzzle, solve, relation_cands=reading.relations)
+    assert rev.status == "solved" and {(r.a, r.b, r.op) for r in rev.relations} == true_rels
