@@ -91,7 +91,8 @@ def label_outline(text: str) -> tuple[np.ndarray, ...]:
 
 
 def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str], *,
-                colour: tuple[int, int, int] | None = None, inplace: bool = False) -> np.ndarray:
+                colour: tuple[int, int, int] | None = None, inplace: bool = False,
+                quads: np.ndarray | None = None) -> np.ndarray:
     """``image`` (H, W, 3) with ``digits`` {(row, col): text} drawn into the cells of ``mesh`` (its points in
     ``image`` pixels); a copy unless ``inplace``.
 
@@ -102,7 +103,7 @@ def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str
     if not digits:
         return out
     colour = tuple(int(v) for v in (colour or pick_colour(image, mesh.quad)))
-    quads = cell_quads(mesh)
+    quads = cell_quads(mesh) if quads is None else quads  # (n, n, 4, 2): printed boxes when given
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     shift = 4
     polygons = []

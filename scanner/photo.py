@@ -190,7 +190,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
                 labels = kind_reader.labels(puzzle, rev.result.solution)
                 labels = {cell: reading.glyphs.get(text, text) for cell, text in labels.items()}  # print's style
                 # drawn in place on the canvas (the full picture, unless it is also the detection copy)
-                drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True)
+                drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True, quads=reading.boxes)
             with timer.stage("encode"):
                 target = overlay.overlay_path(path, out_dir)
                 if index:
