@@ -37,6 +37,24 @@ def test_rendered_futoshiki_reads_exactly(tmp_path, layout, signs_style, seed, s
     assert record["status"] == "solved" and record["solution"] == truth["solution"]
 
 
+@pytest.mark.parametrize("quarter", [0, 1])
+def test_boxes_layout_draws_into_the_printed_boxes(tmp_path, quarter):
+    from scanner import load, rectify
+    from scanner.timing import Timer
+    path, _ = _print(tmp_path, "boxes", "vcaret", seed=5, size=6, quarter=quarter)
+    loaded = load.load(path)
+    cands = futoshiki.READER.find(loaded.small)
+    [reading] = futoshiki.READER.read(loaded, cands[0], photo.get_engine("auto"), timer=Timer())
+    assert reading.turn == quarter
+    cells = rectify.cell_quads(reading.mesh)
+    for r in range(6):
+        for c in range(6):
+            box, cell = reading.boxes[r, c], cells[r, c]
+            # the same upright cell: corners in the same order, the box inside its (larger) mesh cell
+            assert np.all(np.linalg.norm(box - cell, axis=1) < 0.6 * np.linalg.norm(cell[0] - cell[1]))
+            assert cv2.contourArea(box.astype(np.float32)) < cv2.contourArea(cell.astype(np.float32))
+
+
 def test_auto_kind_recognises_a_boxes_futoshiki(tmp_path):
     path, truth = _print(tmp_path, "boxes", "chevron", seed=7, size=5)
     [record] = photo.scan_photo(path, kind="auto", draw=False)

@@ -123,6 +123,19 @@ def box_picture(picture: np.ndarray, n: int, *, pitch: int, box: float, cell: in
     return cv2.remap(picture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def box_quads(grid: boxes_find.BoxGrid, quarter: int, *, factor: float) -> np.ndarray:
+    """(n, n, 4, 2) the printed boxes' corners (x, y) scaled by ``factor``, indexed upright after turning the
+    picture ``quarter`` x 90 degrees clockwise (top-left corner first, clockwise), as ``Mesh.rotated`` indexes."""
+    n, h = grid.n, grid.box / 2.0
+    out = np.zeros((n, n, 4, 2))
+    for r in range(n):
+        for c in range(n):
+            corners = grid.to_image(np.array([[[c - h, r - h], [c + h, r - h]], [[c - h, r + h], [c + h, r + h]]]))
+            turned = Mesh(1, corners * factor).rotated(quarter).points
+            out[_rotate_cell((r, c), n, quarter)] = [turned[0, 0], turned[0, 1], turned[1, 1], turned[1, 0]]
+    return out
+
+
 def uniform_mesh(quad: np.ndarray, n: int) -> Mesh:
     """The n x n mesh of evenly spaced crossings of the flat quad (4, 2) (x, y), top-left first, clockwise."""
     unit = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
@@ -203,7 +216,8 @@ class FutoshikiReader:
         return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands,
                             fit=float(np.mean(np.log(fit))) if fit else 0.0,
                             picture=np.ascontiguousarray(np.rot90(digits_pic, k=-quarter)), cell=READ_CELL,
-                            relations=relations)]
+                            relations=relations,
+                            boxes=None if grid is None else box_quads(grid, quarter, factor=1.0 / scale))]
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle:
