@@ -66,6 +66,12 @@ class Puzzle:
     def copy_grid(self) -> Grid:
         return [list(row) for row in self.givens]
 
+    def filled_in(self, grid: Optional[Grid] = None) -> Grid:
+        """The givens with ``grid``'s values in the empty cells (the givens alone when ``grid`` is None)."""
+        if grid is None:
+            return self.givens
+        return [[g if g is not None else v for g, v in zip(grow, vrow)] for grow, vrow in zip(self.givens, grid)]
+
     def empty_cells(self) -> list[Cell]:
         return [(r, c) for r in range(self.size) for c in range(self.size) if self.givens[r][c] is None]
 

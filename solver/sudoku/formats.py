@@ -158,15 +158,10 @@ def parse(text: str, *, source: str = "") -> list[Puzzle]:
     return puzzles
 
 
-def _filled(puzzle: Puzzle, grid: Optional[Grid]) -> Grid:
-    if grid is None:
-        return puzzle.givens
-    return [[g if g is not None else v for g, v in zip(grow, vrow)] for grow, vrow in zip(puzzle.givens, grid)]
-
 
 def format_line(puzzle: Puzzle, grid: Optional[Grid] = None) -> str:
     """The puzzle (or ``grid`` filled into it) as one line of n*n symbols, ``.`` for empty."""
-    return "".join("." if v is None else SYMBOLS[v - 1] for row in _filled(puzzle, grid) for v in row)
+    return "".join("." if v is None else SYMBOLS[v - 1] for row in puzzle.filled_in(grid) for v in row)
 
 
 def format_grid(puzzle: Puzzle, grid: Optional[Grid] = None) -> str:
@@ -174,7 +169,7 @@ def format_grid(puzzle: Puzzle, grid: Optional[Grid] = None) -> str:
     n = puzzle.size
     br, bc = puzzle.box or box_shape(n)
     out = []
-    for r, row in enumerate(_filled(puzzle, grid)):
+    for r, row in enumerate(puzzle.filled_in(grid)):
         if r and r % br == 0:
             out.append("-+-".join("-" * (2 * bc - 1) for _ in range(n // bc)))
         syms = ["." if v is None else SYMBOLS[v - 1] for v in row]

@@ -151,17 +151,12 @@ def parse(text: str, *, source: str = "") -> list[Puzzle]:
     return puzzles
 
 
-def _grid_of(puzzle: Puzzle, grid: Optional[Grid]) -> Grid:
-    if grid is None:
-        return puzzle.givens
-    return [[g if g is not None else v for g, v in zip(grow, vrow)] for grow, vrow in zip(puzzle.givens, grid)]
-
 
 def format_grid(puzzle: Puzzle, grid: Optional[Grid] = None) -> str:
     """``n`` lines of cells separated by spaces, ``.`` for empty (``grid`` filled in when given)."""
-    return "\n".join(" ".join(_SYMBOLS[v] for v in row) for row in _grid_of(puzzle, grid))
+    return "\n".join(" ".join(_SYMBOLS[v] for v in row) for row in puzzle.filled_in(grid))
 
 
 def format_line(puzzle: Puzzle, grid: Optional[Grid] = None) -> str:
     """The puzzle (or ``grid`` filled in) on one line of ``n*n`` characters, ``.`` for empty."""
-    return "".join(_SYMBOLS[v] for row in _grid_of(puzzle, grid) for v in row)
+    return "".join(_SYMBOLS[v] for row in puzzle.filled_in(grid) for v in row)

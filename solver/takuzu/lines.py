@@ -39,6 +39,22 @@ class LineTable:
         return cand
 
 
+def line_masks(givens) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The known cells of ``givens`` (``n`` rows of 0/1/None) as line bitmasks: per row the mask of known
+    cells and the mask of ones, then the same per column."""
+    n = len(givens)
+    rm, rv, cm, cv = [0] * n, [0] * n, [0] * n, [0] * n
+    for r, row in enumerate(givens):
+        for c, v in enumerate(row):
+            if v is not None:
+                rm[r] |= 1 << c
+                cm[c] |= 1 << r
+                if v:
+                    rv[r] |= 1 << c
+                    cv[c] |= 1 << r
+    return rm, rv, cm, cv
+
+
 def _valid_lines(n: int) -> list[int]:
     half = n // 2
     out: list[int] = []

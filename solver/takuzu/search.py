@@ -17,7 +17,7 @@ import random
 from typing import Callable, Optional
 
 from ..puzzle import Grid, Puzzle, Result
-from .lines import LineTable, table
+from .lines import LineTable, line_masks, table
 
 # A state: [row masks, row values, column masks, column values, row candidates, column candidates].
 State = list
@@ -27,15 +27,7 @@ def initial_state(givens: Grid) -> tuple[State, LineTable]:
     """The state holding ``givens`` (``n`` rows of 0/1/None), not yet propagated."""
     n = len(givens)
     T = table(n)
-    rm, rv, cm, cv = [0] * n, [0] * n, [0] * n, [0] * n
-    for r, row in enumerate(givens):
-        for c, v in enumerate(row):
-            if v is not None:
-                rm[r] |= 1 << c
-                cm[c] |= 1 << r
-                if v:
-                    rv[r] |= 1 << c
-                    cv[c] |= 1 << r
+    rm, rv, cm, cv = line_masks(givens)
     rc = [T.candidates(rm[i], rv[i]) for i in range(n)]
     cc = [T.candidates(cm[i], cv[i]) for i in range(n)]
     return [rm, rv, cm, cv, rc, cc], T

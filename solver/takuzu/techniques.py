@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..puzzle import Cell, Explanation, Grid, Puzzle, Step
-from .lines import table
+from .lines import line_masks, table
 
 TECHNIQUES = ("pairs", "gaps", "counts", "count gaps", "finished lines")
 NEEDS_SEARCH = "needs search"
@@ -228,15 +228,7 @@ def simple_closure(givens: Grid) -> Grid:
     n = len(givens)
     half = n // 2
     full = (1 << n) - 1
-    rm, rv, cm, cv = [0] * n, [0] * n, [0] * n, [0] * n
-    for r, row in enumerate(givens):
-        for c, v in enumerate(row):
-            if v is not None:
-                rm[r] |= 1 << c
-                cm[c] |= 1 << r
-                if v:
-                    rv[r] |= 1 << c
-                    cv[c] |= 1 << r
+    rm, rv, cm, cv = line_masks(givens)
     changed = True
     while changed:
         changed = False
