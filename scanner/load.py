@@ -18,17 +18,23 @@ MAX_PIXELS = 120_000_000  #: larger images are refused from their header (a 2000
 MIN_SIDE = 32  #: smaller images cannot hold a readable grid
 DETECT_LONG_SIDE = 1100  #: long side of the copy used to find the grid
 
+#: ``Loaded.prefetch`` decodes the full picture in a background thread. A process that already keeps every
+#: core busy with one page per process (the batch workers) turns this off, so one process uses one core.
+BACKGROUND_DECODE = True
+
 
 class Loaded:
     """The photo: ``small`` (h, w, 3) uint8 BGR upright (EXIF applied) with its long side about
     ``DETECT_LONG_SIDE``, decoded at reduced size straight from the file; ``scale`` = small / full; and
     ``image`` (H, W, 3) the full-resolution picture, decoded on first use (``prefetch`` starts that in a
-    background thread, as OpenCV decodes without holding the GIL)."""
+    background thread, as OpenCV decodes without holding the GIL). ``borrowed``: ``image`` is the caller's
+    array (``from_array``), never drawn on in place (see ``canvas``)."""
 
     def __init__(self, data: bytes, small: np.ndarray, scale: float, *, name: str, max_pixels: int,
-                 image: np.ndarray | None = None):
+                 image: np.ndarray | None = None, borrowed: bool = False):
         self.small = small
         self.scale = scale
+        self.borrowed = borrowed
         self._data = data
         self._name = name
         self._max_pixels = max_pixels
@@ -37,8 +43,9 @@ class Loaded:
         self._error: BaseException | None = None
 
     def prefetch(self) -> None:
-        """Start decoding the full-resolution picture in the background (no-op when done or started)."""
-        if self._image is None and self._thread is None:
+        """Start decoding the full-resolution picture in the background (no-op when done or started, and
+        when ``BACKGROUND_DECODE`` is off: it is then decoded on first use)."""
+        if BACKGROUND_DECODE and self._image is None and self._thread is None:
             self._thread = threading.Thread(target=self._decode, daemon=True)
             self._thread.start()
 
@@ -59,6 +66,12 @@ class Loaded:
                 raise self._error
             self._data = b""
         return self._image
+
+    def canvas(self) -> np.ndarray:
+        """The full-resolution picture to draw on: ``image`` itself when this object owns it and it is not
+        the detection copy ``small``, else a copy of it."""
+        image = self.image
+        return image.copy() if self.borrowed or image is self.small else image
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -203,3 +216,17 @@ def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LO
     scale = reduced.shape[1] / w
     small, extra = downscale(reduced, long_side=long_side)
     return Loaded(data, small, scale * extra, name=name, max_pixels=max_pixels)
+
+
+def from_array(image: np.ndarray, *, name: str = "image", long_side: int = DETECT_LONG_SIDE) -> Loaded:
+    """An already decoded picture ``image`` (H, W, 3) uint8 BGR (a rendered PDF page, a TIFF frame) with its
+    detection copy. ``image`` is kept, not copied, and never changed. ``InputError`` when it is too small to
+    hold a puzzle; ``ValueError`` when it is not an (H, W, 3) uint8 array."""
+    image = np.asarray(image)
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError(f"{name}: expected an (H, W, 3) uint8 BGR picture, got {image.shape} {image.dtype}")
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_SIDE:
+        raise InputError(f"{name}: the image is too small ({w}x{h} pixels) to hold a puzzle")
+    small, scale = downscale(image, long_side=long_side)
+    return Loaded(b"", small, scale, name=name, max_pixels=max(MAX_PIXELS, h * w), image=image, borrowed=True)

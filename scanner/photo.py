@@ -26,7 +26,7 @@ from .readers import GridReading
 from .report import puzzle_record
 from .timing import Timer
 
-__all__ = ["scan_photo", "get_engine", "Timer"]
+__all__ = ["scan_photo", "scan_image", "get_engine", "Timer"]
 
 SURE_MARK = 0.5  #: ink this sure that a cell holds a mark makes it a given, whatever the digit reader says
 
@@ -129,19 +129,63 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
     read from one photo (largest grid first). A grid that is no puzzle (every cell filled, e.g. a printed
     solution; or hardly any symbol and no valid reading, e.g. a table) gives no record. Raises ``InputError`` for a file that is not a usable
     image and ``NoPuzzleError`` when no grid is found. An unreadable puzzle
-    gives a record with status ``unreadable`` and no overlay.
+    gives a record with status ``unreadable`` and no overlay. Overlays: ``<stem>.solved.jpg`` beside the
+    photo or in ``out_dir``, ``<stem>.<k>.solved.jpg`` for the k-th grid.
     """
     path = Path(path)
-    try:
-        chosen = readers.active(kind)
-    except ImportError:
-        raise NoPuzzleError(f"{path}: reading a {kind} from a photo is not supported yet") from None
+    chosen = _readers(kind, path)
     start = time.perf_counter()
     timer = Timer()
     with timer.stage("load"):
         loaded = load_stage.load(path)
         if draw:
             loaded.prefetch()  # the full picture decodes in the background while the grid is found and read
+    return _scan_loaded(loaded, chosen, source=str(path), overlay_to=overlay.overlay_path(path, out_dir),
+                        input_path=path, debug_dir=debug_dir, engine=engine, draw=draw, solve=solve,
+                        max_grids=max_grids, reader=reader, timer=timer, start=start)
+
+
+def scan_image(image: np.ndarray, *, source: str, overlay_path: Path | None = None, kind: str = "auto",
+               engine: str = "auto", draw: bool = True, max_grids: int = 4, debug_dir: Path | None = None,
+               solve: Callable[[Puzzle], object] = solve_puzzle, reader=None) -> list[dict]:
+    """``scan_photo`` on an already decoded picture ``image`` (H, W, 3) uint8 BGR (a rendered PDF page, a
+    TIFF frame): ``source`` names it in the records and messages; the first grid's overlay is written to
+    ``overlay_path`` (``DIR/<name>.solved.jpg``; the k-th grid's to ``DIR/<name>.<k>.solved.jpg``), none
+    when it is None or ``draw`` is false. ``image`` is not changed (overlays are drawn on a copy)."""
+    chosen = _readers(kind, source)
+    start = time.perf_counter()
+    timer = Timer()
+    with timer.stage("load"):
+        loaded = load_stage.from_array(image, name=source)
+    return _scan_loaded(loaded, chosen, source=source, overlay_to=overlay_path, input_path=None,
+                        debug_dir=debug_dir, engine=engine, draw=draw and overlay_path is not None, solve=solve,
+                        max_grids=max_grids, reader=reader, timer=timer, start=start)
+
+
+def _readers(kind: str, source) -> list:
+    try:
+        return readers.active(kind)
+    except ImportError:
+        raise NoPuzzleError(f"{source}: reading a {kind} from a photo is not supported yet") from None
+
+
+def nth_overlay(first: Path, index: int) -> Path:
+    """Where the overlay of grid ``index`` (0-based) goes when the first grid's goes to ``first``:
+    ``<name>.solved.jpg`` -> ``<name>.<index + 1>.solved.jpg``."""
+    if index == 0:
+        return first
+    name, tail = first.name, ".solved.jpg"
+    if name.endswith(tail):
+        return first.with_name(f"{name[:-len(tail)]}.{index + 1}{tail}")
+    return first.with_name(f"{first.stem}.{index + 1}{first.suffix}")
+
+
+def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overlay_to: Path | None,
+                 input_path: Path | None, debug_dir: Path | None, engine: str, draw: bool,
+                 solve: Callable[[Puzzle], object], max_grids: int, reader, timer: Timer,
+                 start: float) -> list[dict]:
+    """Find, read, solve and draw every grid of ``loaded`` (see ``scan_photo``); ``input_path`` is the file
+    an overlay must never overwrite."""
     with timer.stage("find"):
         found = grid_find.find_grids(loaded.small)
         for kind_reader in chosen:
@@ -151,7 +195,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         candidates = [c for c in found if any(r.accepts(c) for r in chosen)]
     if not candidates:
         debug.write_stage(debug_dir, "01_quad.jpg", debug.quad_picture(loaded.small, found, None))
-        raise NoPuzzleError(f"{path}: no puzzle grid found in the image")
+        raise NoPuzzleError(f"{source}: no puzzle grid found in the image")
     with timer.stage("engine"):
         engine_obj = reader or get_engine(engine)
     records, skipped = [], []
@@ -160,7 +204,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         if len(records) >= max_grids:
             break
         index = len(records)
-        got = _read_candidate(cand, chosen, loaded, engine_obj, source=str(path), index=index, solve=solve,
+        got = _read_candidate(cand, chosen, loaded, engine_obj, source=source, index=index, solve=solve,
                               timer=timer)
         if got is None:
             continue
@@ -169,7 +213,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         if why_not:
             skipped.append(why_not)
             continue
-        puzzle = kind_reader.make_puzzle(rev.grid, rev.relations, source=str(path), index=index)
+        puzzle = kind_reader.make_puzzle(rev.grid, rev.relations, source=source, index=index)
         solved = rev.status == "solved"
         difficulty = None
         if solved:
@@ -184,7 +228,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         if solved and draw:
             with timer.stage("decode"):
                 if canvas is None:  # usually decoded by now in the background; never draw on what is read
-                    canvas = loaded.image if loaded.image is not loaded.small else loaded.image.copy()
+                    canvas = loaded.canvas()
                 full = canvas
             with timer.stage("overlay"):
                 labels = kind_reader.labels(puzzle, rev.result.solution)
@@ -192,10 +236,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
                 # drawn in place on the canvas (the full picture, unless it is also the detection copy)
                 drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True, quads=reading.boxes)
             with timer.stage("encode"):
-                target = overlay.overlay_path(path, out_dir)
-                if index:
-                    target = target.with_name(f"{path.stem}.{index + 1}.solved.jpg")
-                out_path = str(overlay.write_jpeg(drawn, target, source=path))
+                out_path = str(overlay.write_jpeg(drawn, nth_overlay(overlay_to, index), source=input_path))
         if debug_dir is not None:
             with timer.stage("debug"):
                 small_mesh = reading.mesh.scaled(loaded.scale)
@@ -223,7 +264,7 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
         ))
     if not records:
         detail = f" (the grid found has {skipped[0]})" if skipped else ""
-        raise NoPuzzleError(f"{path}: no puzzle grid found in the image{detail}")
+        raise NoPuzzleError(f"{source}: no puzzle grid found in the image{detail}")
     return records
 
 

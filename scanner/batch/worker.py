@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import signal
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,12 +60,16 @@ _crash_mark: Optional[str] = None
 
 
 def init(threads: int, crash_mark: Optional[str] = None) -> None:
-    """Worker start: OpenCV's own threads limited so workers do not fight for the cores; the test hook's
+    """Worker start: OpenCV's own threads limited so workers do not fight for the cores (with one thread,
+    no background decoding either: one worker uses one core); the test hook's
     mark (``CRASH_ENV`` as the batch saw it: forked workers may not share its environment)."""
     global _crash_mark
     import cv2
 
+    from .. import load
+
     cv2.setNumThreads(max(1, threads))
+    load.BACKGROUND_DECODE = threads > 1  # one page per process: no decoding thread beside the reading one
     _crash_mark = crash_mark
 
 
@@ -91,29 +94,16 @@ def _page_pixels(unit: Unit, opts: Options):
 
 
 def _scan(unit: Unit, opts: Options) -> list[dict]:
-    """The photo pipeline on the unit: image files directly, document pages through a temporary BMP named
-    ``<stem>.p<page>`` so the overlay is ``<stem>.p<page>.solved.jpg``."""
+    """The photo pipeline on the unit: an image file through ``scan_photo``, a document page rendered here
+    and read by ``scan_image`` (overlay ``<stem>.p<page>.solved.jpg``, source the document's path)."""
     from .. import photo
 
-    common = dict(kind=opts.kind, out_dir=_overlay_folder(unit, opts), debug_dir=_debug_folder(unit, opts),
-                  engine=opts.engine, draw=opts.draw, max_grids=opts.max_grids)
+    common = dict(kind=opts.kind, debug_dir=_debug_folder(unit, opts), engine=opts.engine, draw=opts.draw,
+                  max_grids=opts.max_grids)
     if unit.form == "image":
-        return photo.scan_photo(Path(unit.path), **common)
-    import cv2
-
-    image = _page_pixels(unit, opts)
-    with tempfile.TemporaryDirectory(prefix="scan-solve-page-") as tmp:
-        page_file = Path(tmp) / f"{Path(unit.rel).stem}.p{unit.page}.bmp"
-        if not cv2.imwrite(str(page_file), image):
-            raise ScanSolveError(f"{unit.name}: could not write the page for reading")
-        del image
-        try:
-            records = photo.scan_photo(page_file, **common)
-        except ScanSolveError as err:  # name the page, not the temporary file
-            raise ScanSolveError(str(err).replace(str(page_file), unit.name), exit_code=err.exit_code) from None
-    for record in records:
-        record["source"] = unit.path
-    return records
+        return photo.scan_photo(Path(unit.path), out_dir=_overlay_folder(unit, opts), **common)
+    target = _overlay_folder(unit, opts) / f"{Path(unit.rel).stem}.p{unit.page}.solved.jpg"
+    return photo.scan_image(_page_pixels(unit, opts), source=unit.path, overlay_path=target, **common)
 
 
 def _named(unit: Unit, message: str) -> str:
