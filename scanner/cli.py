@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--resume", action="store_true",
                        help="skip the pages whose results are already in --out DIR's report.jsonl")
     batch.add_argument("--quiet", action="store_true", help="no progress bar (it is shown only on a terminal)")
+    batch.add_argument("--page-timeout", type=_seconds, metavar="SECONDS",
+                       help="stop a page still being read after SECONDS and report it as failed (default 300)")
     p.add_argument("--version", action="version", version="scan-solve 0.1.0")
     return p
 
@@ -91,6 +93,16 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not 10 <= value <= 1200:
         raise argparse.ArgumentTypeError(f"between 10 and 1200: {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
     return value
 
 
@@ -144,7 +156,7 @@ def _error_record(path: Path, err: ScanSolveError) -> dict:
 def _is_batch(args) -> bool:
     """Batch mode: a folder, a PDF, a multi-page TIFF, more than one image, or a batch option given.
     One photo and text files keep the single-file behaviour and output."""
-    if args.jobs is not None or args.resume or args.glob or args.dpi is not None:
+    if args.jobs is not None or args.resume or args.glob or args.dpi is not None or args.page_timeout is not None:
         return True
     images = 0
     for name in args.files:
@@ -202,7 +214,8 @@ def run_batch(args) -> int:
 
     opts = Options(out=str(args.out) if args.out else None, kind=args.kind, engine=args.engine,
                    draw=not args.no_overlay, dpi=args.dpi or DEFAULT_DPI,
-                   debug=str(args.debug) if args.debug else None)
+                   debug=str(args.debug) if args.debug else None,
+                   **({"timeout": args.page_timeout} if args.page_timeout else {}))
     out = sys.stdout
 
     def emit(record: dict) -> None:

@@ -254,3 +254,72 @@ def test_pdf_pages_render_at_the_dpi_within_the_pixel_cap(tmp_path):
     assert capped.shape[0] * capped.shape[1] <= 200_000 and capped.shape[1] == 2 * capped.shape[0]
     with pytest.raises(Exception, match="has 1 pages"):
         raster.pdf_page(pdf, 2)
+
+
+def test_a_page_that_hangs_is_stopped_and_reported_and_the_rest_processed(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a.jpg", "hang_me.jpg", "c.jpg"):
+        shutil.copy(GOOD, folder / name)
+    monkeypatch.setenv(worker.HANG_ENV, "hang_me")
+    code = main([str(folder), "--out", str(tmp_path / "out"), "--json", "--jobs", "2", "--page-timeout", "3"])
+    captured = capsys.readouterr()
+    by_name = {Path(r["source"]).name: r for r in json_lines(captured.out)}
+    assert set(by_name) == {"a.jpg", "hang_me.jpg", "c.jpg"}
+    assert by_name["hang_me.jpg"]["exit_code"] == ExitCode.SOFTWARE
+    assert "timed out" in by_name["hang_me.jpg"]["error"] and "after 3 s" in by_name["hang_me.jpg"]["error"]
+    assert by_name["a.jpg"]["kind"] == by_name["c.jpg"]["kind"] == "sudoku"
+    assert "hang_me.jpg#1: timed out" in captured.err and "failed pages: 1" in captured.err
+    assert code == ExitCode.SOFTWARE
+
+
+def test_pool_attributes_a_crash_to_its_page_and_keeps_its_workers_count(tmp_path, monkeypatch):
+    from scanner.batch.pool import CRASH_REASON, Pool
+
+    for name in ("a.jpg", "boom.jpg", "b.jpg", "c.jpg", "d.jpg"):
+        shutil.copy(GOOD, tmp_path / name)
+    monkeypatch.setenv(worker.CRASH_ENV, "boom")
+    todo = [u for name in ("a", "boom", "b", "c", "d") for u in units.units_of(tmp_path / f"{name}.jpg", f"{name}.jpg")]
+    with Pool(worker.Options(draw=False), jobs=2) as pool:
+        results = list(pool.map(todo))
+        assert len(pool._workers) <= 2
+    assert sorted(r.unit.rel for r in results) == sorted(u.rel for u in todo)  # each page once
+    by_rel = {r.unit.rel: r.records for r in results}
+    assert by_rel["boom.jpg"][0]["error"].endswith(CRASH_REASON)
+    assert all(by_rel[n][0]["kind"] == "sudoku" for n in ("a.jpg", "b.jpg", "c.jpg", "d.jpg"))
+    assert pool.replaced == 2  # died beside another page, then alone
+
+
+def test_resume_knows_a_folder_by_its_relative_and_its_absolute_path(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(GOOD, folder / "a.jpg")
+    (folder / "bad.jpg").write_bytes(b"not a jpeg at all")
+    out = tmp_path / "out"
+    monkeypatch.chdir(tmp_path)
+    main(["in", "--out", "out", "--json", "--jobs", "1"])
+    first = json_lines(capsys.readouterr().out)
+    assert len({(r["source"], r["page"]) for r in first}) == 2
+    main([str(folder), "--out", str(out), "--resume", "--json", "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert json_lines(captured.out) == [] and "2 pages (2 already done" in captured.err
+    monkeypatch.chdir(folder)
+    main([".", "--out", "../out", "--resume", "--json", "--jobs", "1"])
+    assert "2 pages (2 already done" in capsys.readouterr().err
+
+
+def test_summary_counts_every_outcome():
+    tally = Tally()
+    tally.add([{"source": "a.pdf", "page": 1, "kind": "sudoku", "status": "solved"},
+               {"source": "a.pdf", "page": 1, "index": 1, "kind": "sudoku", "status": "unreadable"}])
+    tally.add([{"source": "a.pdf", "page": 2, "kind": "sudoku", "status": "ambiguous"}])
+    tally.add([worker.failure_record(units.Unit("a.pdf", 3, 3, "pdf", "a.pdf"), "a.pdf#3: no puzzle grid found",
+                                     ExitCode.NO_PUZZLE)])
+    tally.add([worker.failure_record(units.Unit("b.jpg", 1, 1, "image", "b.jpg"), "b.jpg#1: the file is empty",
+                                     ExitCode.INPUT)])
+    text = tally.text(seconds=2.0, jobs=2)
+    assert "batch: 4 pages; 4 read in 2.0 s (2.00 pages/s, 2 jobs)" in text
+    assert "puzzles found: 3 (solved 1, ambiguous 1, impossible 0, unreadable 1)" in text
+    assert "pages without a puzzle: 1" in text and "failed pages: 1" in text
+    assert "    b.jpg#1: the file is empty" in text
+    assert tally.worst() == ExitCode.INPUT

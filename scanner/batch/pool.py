@@ -1,19 +1,26 @@
-"""Pages across worker processes, a bounded number in flight, surviving workers that die.
+"""Pages across worker processes, one page per worker at a time, surviving workers that die or hang.
 
-``concurrent.futures.ProcessPoolExecutor`` breaks as a whole when one worker dies (a segfault in native code,
-the OOM killer): every page in flight then fails with ``BrokenProcessPool`` and nobody knows which page
-killed it. Here those pages become *suspects*: the pool is restarted and each suspect is run again alone;
-a suspect that kills its worker alone is the culprit and gets a failure record, the others their results.
-Workers are started from a fork server that has the photo pipeline imported, so a restart is cheap.
+Each worker is a process with its own pipe: the pool hands it one page, waits for the result, hands it the
+next. So the pool always knows which page each worker holds and since when (``concurrent.futures`` knows
+neither: a dead worker breaks its whole pool, and a task cannot be stopped):
+
+- a worker that dies (a crash in native code, the kernel's OOM killer) is replaced, and its page is run once
+  more alone (nothing else in flight, so other pages' memory is not to blame); dying again, it fails with
+  that reason;
+- a page still not done after ``timeout`` seconds has its worker killed and replaced, and fails with that
+  reason (not tried again: it would most likely hang again).
+
+Memory is bounded by one page per worker. Workers start from a fork server that has the photo pipeline
+imported, so replacing one is cheap.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Iterable, Iterator
+from multiprocessing.connection import wait
+from typing import Iterable, Iterator, Optional
 
 from solver.errors import ExitCode
 
@@ -22,7 +29,8 @@ from .units import Unit
 
 CRASH_REASON = ("the worker process reading this page died (a crash in native code or out of memory); "
                 "run alone again, it died again")
-
+WORKER_THREADS = 1  #: OpenCV threads per worker: ``--jobs N`` uses N cores, parallel across pages only
+STOP_GRACE = 5.0  #: seconds a worker is given to exit when asked before it is killed
 
 #: Thread pools of numeric libraries, one thread each in the workers (the MLP digit reader's matrix products
 #: would otherwise use every core in every worker). Set before the fork server starts; a user's own
@@ -41,38 +49,68 @@ def _context():
     return multiprocessing.get_context("spawn")
 
 
-WORKER_THREADS = 1  #: OpenCV threads per worker: ``--jobs N`` uses N cores, parallel across pages only
+def timeout_reason(seconds: float) -> str:
+    return f"timed out: still not done after {seconds:g} s, its worker was stopped"
+
+
+class _Worker:
+    """One worker process, its end of the pipe, and the page it holds (``unit``, given at ``since``)."""
+
+    def __init__(self, ctx, opts: worker.Options):
+        here, there = ctx.Pipe()
+        self.process = ctx.Process(target=worker.serve, name="scan-solve-worker", daemon=True,
+                                   args=(there, opts, WORKER_THREADS, worker.hook_marks()))
+        self.process.start()
+        there.close()
+        self.conn = here
+        self.unit: Optional[Unit] = None
+        self.since = 0.0
+        self.alone = False
+
+    def give(self, unit: Unit, *, alone: bool = False) -> None:
+        self.unit, self.since, self.alone = unit, time.monotonic(), alone
+        self.conn.send(unit)
+
+    def receive(self) -> Optional[worker.PageResult]:
+        """The page's result when the worker sent one; None when it died."""
+        try:
+            if self.conn.poll():
+                return self.conn.recv()
+        except (EOFError, OSError):
+            return None
+        except Exception as err:  # a result that cannot be read back: the page fails, not the batch
+            return _failed(self.unit, f"internal error: {type(err).__name__}: {err}")
+        return None
+
+    def stop(self, *, kill: bool = False) -> None:
+        if kill:
+            self.process.kill()
+        else:
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+        self.process.join(STOP_GRACE)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+def _failed(unit: Unit, reason: str) -> worker.PageResult:
+    return worker.PageResult(unit, [worker.failure_record(unit, f"{unit.name}: {reason}", ExitCode.SOFTWARE)])
 
 
 class Pool:
     """Runs ``worker.run_page`` over units with ``jobs`` processes; see the module docstring."""
 
-    def __init__(self, opts: worker.Options, *, jobs: int, in_flight: int | None = None):
+    def __init__(self, opts: worker.Options, *, jobs: int, timeout: Optional[float] = None):
         self.opts = opts
         self.jobs = max(1, jobs)
-        self.limit = max(self.jobs, in_flight or 2 * self.jobs)
-        self.restarts = 0
+        self.timeout = opts.timeout if timeout is None else timeout
+        self.replaced = 0  #: workers that died or were stopped and replaced
         self._ctx = _context()
-        self._executor: ProcessPoolExecutor | None = None
-
-    def _start(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.jobs, mp_context=self._ctx,
-                initializer=worker.init,
-                initargs=(WORKER_THREADS, os.environ.get(worker.CRASH_ENV)))
-        return self._executor
-
-    def _restart(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
-        self.restarts += 1
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        self._workers: set[_Worker] = set()
 
     def __enter__(self) -> "Pool":
         return self
@@ -80,61 +118,69 @@ class Pool:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _crashed(self, unit: Unit) -> worker.PageResult:
-        return worker.PageResult(unit, [worker.failure_record(unit, f"{unit.name}: {CRASH_REASON}", ExitCode.SOFTWARE)])
+    def close(self) -> None:
+        """Stop every worker (killed when it is still on a page)."""
+        for w in list(self._workers):
+            w.stop(kill=w.unit is not None)
+        self._workers.clear()
 
-    @staticmethod
-    def _outcome(future: Future, unit: Unit):
-        """The page's result, None when its worker pool broke, a failure record for any other error."""
-        try:
-            return future.result()
-        except BrokenProcessPool:
-            return None
-        except Exception as err:  # e.g. a result that cannot be sent back: the page fails, not the batch
-            return worker.PageResult(unit, [worker.failure_record(
-                unit, f"{unit.name}: internal error: {type(err).__name__}: {err}", ExitCode.SOFTWARE)])
+    def _idle_worker(self, idle: list[_Worker]) -> _Worker:
+        if idle:
+            return idle.pop()
+        w = _Worker(self._ctx, self.opts)
+        self._workers.add(w)
+        return w
 
-    def _alone(self, unit: Unit) -> worker.PageResult:
-        """Run a suspect with nothing else in flight; a death now is its own."""
-        outcome = self._outcome(self._start().submit(worker.run_page, unit, self.opts), unit)
-        if outcome is None:
-            self._restart()
-            return self._crashed(unit)
-        return outcome
+    def _drop(self, w: _Worker, *, kill: bool) -> None:
+        self._workers.discard(w)
+        self.replaced += 1
+        w.stop(kill=kill)
 
     def map(self, units: Iterable[Unit]) -> Iterator[worker.PageResult]:
         """A ``PageResult`` for every unit, in completion order."""
         todo = iter(units)
-        flying: dict[Future, Unit] = {}
+        idle: list[_Worker] = []
+        busy: list[_Worker] = []
         suspects: deque[Unit] = deque()
         exhausted = False
         while True:
-            while suspects:
-                yield self._alone(suspects.popleft())
-            while not exhausted and len(flying) < self.limit:
-                unit = next(todo, None)
+            while len(busy) < self.jobs:  # hand out pages
+                if suspects:
+                    if not busy:  # a page whose worker died runs again with nothing beside it
+                        w = self._idle_worker(idle)
+                        w.give(suspects.popleft(), alone=True)
+                        busy.append(w)
+                    break
+                unit = None if exhausted else next(todo, None)
                 if unit is None:
                     exhausted = True
                     break
-                flying[self._start().submit(worker.run_page, unit, self.opts)] = unit
-            if not flying:
+                w = self._idle_worker(idle)
+                w.give(unit)
+                busy.append(w)
+            if not busy:
                 return
-            done, _ = wait(flying, return_when=FIRST_COMPLETED)
-            broken = False
-            for future in done:
-                unit = flying.pop(future)
-                outcome = self._outcome(future, unit)
-                if outcome is None:
-                    broken = True
-                    suspects.append(unit)
-                else:
-                    yield outcome
-            if broken:
-                for future, unit in list(flying.items()):  # the executor fails them all; keep what finished
-                    outcome = self._outcome(future, unit)
-                    if outcome is None:
-                        suspects.append(unit)
+            wait_for = None
+            if self.timeout:
+                wait_for = max(0.0, min(w.since for w in busy) + self.timeout - time.monotonic())
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=wait_for))
+            now = time.monotonic()
+            for w in list(busy):
+                unit = w.unit
+                if w.conn in ready or w.process.sentinel in ready:
+                    busy.remove(w)
+                    result = w.receive()
+                    if result is not None:
+                        w.unit = None
+                        idle.append(w)
+                        yield result
+                        continue
+                    self._drop(w, kill=True)
+                    if w.alone:
+                        yield _failed(unit, CRASH_REASON)
                     else:
-                        yield outcome
-                flying.clear()
-                self._restart()
+                        suspects.append(unit)
+                elif self.timeout and now - w.since >= self.timeout:
+                    busy.remove(w)
+                    self._drop(w, kill=True)
+                    yield _failed(unit, timeout_reason(self.timeout))

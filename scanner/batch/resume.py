@@ -3,6 +3,10 @@
 A page counts as done when its records are in the report, none of them is a crash or an internal error
 (those are tried again), and every overlay a record names still exists. A torn last line (a batch killed
 while writing) is ignored, so that page is simply read again.
+
+Records keep the paths as given (``source``, ``overlay``: relative when the user's were), and in the report
+each also holds ``cwd``, the working folder those paths start from; so the same folder given as ``in``,
+``./in``, ``/abs/in`` or from another working folder is recognised.
 """
 from __future__ import annotations
 
@@ -15,10 +19,21 @@ from solver.errors import ExitCode
 
 REPORT_NAME = "report.jsonl"
 RETRY_CODES = {int(ExitCode.SOFTWARE)}
+CWD_FIELD = "cwd"  #: report.jsonl only: the working folder a record's relative paths start from
 
 
-def page_key(source: str, page: Optional[int]) -> tuple[str, Optional[int]]:
-    return (os.path.abspath(source) if source != "-" else "-", page)
+def _resolved(path: str, cwd: Optional[str]) -> str:
+    return os.path.realpath(os.path.join(cwd or os.getcwd(), path))
+
+
+def page_key(source: str, page: Optional[int], *, cwd: Optional[str] = None) -> tuple[str, Optional[int]]:
+    """The page's identity: its file's resolved path (``cwd``: the folder a relative ``source`` is in)."""
+    return (_resolved(source, cwd) if source != "-" else "-", page)
+
+
+def stamped(record: dict) -> dict:
+    """``record`` as written to the report: with ``cwd`` (this process's working folder, unless it has one)."""
+    return record if CWD_FIELD in record else {**record, CWD_FIELD: os.getcwd()}
 
 
 def read_report(path: Path) -> dict[tuple, list[dict]]:
@@ -35,7 +50,8 @@ def read_report(path: Path) -> dict[tuple, list[dict]]:
             continue
         if not isinstance(record, dict) or "source" not in record:
             continue
-        pages.setdefault(page_key(record["source"], record.get("page")), []).append(record)
+        key = page_key(record["source"], record.get("page"), cwd=record.get(CWD_FIELD))
+        pages.setdefault(key, []).append(record)
     return pages
 
 
@@ -44,7 +60,7 @@ def finished(records: list[dict]) -> bool:
     for record in records:
         if record.get("exit_code") in RETRY_CODES:
             return False
-        if record.get("overlay") and not Path(record["overlay"]).exists():
+        if record.get("overlay") and not Path(_resolved(record["overlay"], record.get(CWD_FIELD))).exists():
             return False
     return True
 

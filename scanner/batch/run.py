@@ -46,14 +46,14 @@ class _Report:
     def __init__(self, folder: Optional[Path], kept: list[dict], dumps: Callable[[dict], str]):
         self.path = None if folder is None else folder / resume_mod.REPORT_NAME
         self._fh: Optional[TextIO] = None
-        self._dumps = dumps
+        self._dumps = lambda record: dumps(resume_mod.stamped(record))
         if self.path is None:
             return
         folder.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(f".{self.path.name}.tmp")
         with open(tmp, "w", encoding="utf-8") as fh:
             for record in kept:
-                fh.write(dumps(record) + "\n")
+                fh.write(self._dumps(record) + "\n")
         os.replace(tmp, self.path)
         self._fh = open(self.path, "a", encoding="utf-8")
 

@@ -17,8 +17,11 @@ from solver.errors import ExitCode, ScanSolveError
 
 from .units import Unit
 
-#: Test hook: a page whose file name contains this environment variable's value kills its worker (SIGSEGV).
+#: Test hooks: a page whose file name contains this environment variable's value kills its worker (SIGSEGV),
+#: or hangs it (sleeps for an hour).
 CRASH_ENV = "SCAN_SOLVE_TEST_CRASH"
+HANG_ENV = "SCAN_SOLVE_TEST_HANG"
+DEFAULT_TIMEOUT = 300.0  #: seconds a page may take (a 600 dpi page takes a few seconds) before its worker is stopped
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class Options:
     dpi: float = 200.0
     max_grids: int = 16
     debug: Optional[str] = None
+    timeout: Optional[float] = DEFAULT_TIMEOUT  #: per page, in seconds (None: no limit)
 
 
 @dataclass
@@ -56,21 +60,48 @@ def failure_record(unit: Unit, message: str, code: ExitCode | int, *, seconds: f
     }
 
 
-_crash_mark: Optional[str] = None
+_marks: dict[str, str] = {}
 
 
-def init(threads: int, crash_mark: Optional[str] = None) -> None:
+def hook_marks() -> dict[str, str]:
+    """The test hooks' marks as this process sees them (passed to workers: a fork server started earlier
+    does not share later changes to the environment)."""
+    return {env: os.environ[env] for env in (CRASH_ENV, HANG_ENV) if os.environ.get(env)}
+
+
+def init(threads: int, marks: Optional[dict[str, str]] = None) -> None:
     """Worker start: OpenCV's own threads limited so workers do not fight for the cores (with one thread,
-    no background decoding either: one worker uses one core); the test hook's
-    mark (``CRASH_ENV`` as the batch saw it: forked workers may not share its environment)."""
-    global _crash_mark
+    no background decoding either: one worker uses one core); the test hooks' marks."""
     import cv2
 
     from .. import load
 
     cv2.setNumThreads(max(1, threads))
     load.BACKGROUND_DECODE = threads > 1  # one page per process: no decoding thread beside the reading one
-    _crash_mark = crash_mark
+    _marks.clear()
+    _marks.update(marks or {})
+
+
+def serve(conn, opts: "Options", threads: int, marks: dict[str, str]) -> None:
+    """A worker process's life: ``init``, then read each unit sent on ``conn`` and send its ``PageResult``
+    back, until None or the pipe closes (``scanner.batch.pool``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the batch, which stops its workers
+    init(threads, marks)
+    while True:
+        try:
+            unit = conn.recv()
+        except (EOFError, OSError):
+            return
+        if unit is None:
+            return
+        result = run_page(unit, opts)
+        try:
+            conn.send(result)
+        except (BrokenPipeError, EOFError):
+            return
+        except Exception as err:  # a record that cannot be pickled: the page fails, the worker goes on
+            conn.send(PageResult(unit, [failure_record(
+                unit, f"{unit.name}: internal error: {type(err).__name__}: {err}", ExitCode.SOFTWARE)]))
 
 
 def _overlay_folder(unit: Unit, opts: Options) -> Path:
@@ -115,9 +146,12 @@ def _named(unit: Unit, message: str) -> str:
 
 def run_page(unit: Unit, opts: Options) -> PageResult:
     """Read, solve and draw every puzzle on ``unit``'s page; failures become a failure record."""
-    mark = _crash_mark or os.environ.get(CRASH_ENV)
-    if mark and mark in Path(unit.path).name:
-        os.kill(os.getpid(), signal.SIGSEGV)
+    name = Path(unit.path).name
+    for env, mark in (_marks or hook_marks()).items():
+        if mark in name:
+            if env == CRASH_ENV:
+                os.kill(os.getpid(), signal.SIGSEGV)
+            time.sleep(3600)
     cpu, wall = time.process_time(), time.perf_counter()
     result = _run_page(unit, opts)
     result.cpu, result.wall = time.process_time() - cpu, time.perf_counter() - wall
