@@ -3,7 +3,8 @@
 Two printed layouts:
 
 - *lattice*: one ruled grid, the signs sitting on the cell borders; found by the ruled-line finder
-  (``grid_find``), its mesh followed by ``rectify.fit_mesh``;
+  (``grid_find``), its mesh fitted here (``fit_lattice``: n + 1 evenly spaced long strokes, so a title bar or a
+  sign on a line cannot pull one line alone);
 - *boxes*: separate square boxes with the signs in the gaps; found here (``find``, ``scanner.boxes_find``),
   its mesh from the boxes' lattice.
 
@@ -23,7 +24,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import boxes_find, rectify, signs
 from .. import cells as cells_stage
-from ..grid_find import same_quad
+from ..grid_find import gray_of, ink_mask, same_quad
 from ..rectify import Mesh
 from . import GridReading
 from .ruled import _turn, ink_gray, sharpen, ENGINE_TEMPERATURE
@@ -145,11 +146,97 @@ def uniform_mesh(quad: np.ndarray, n: int) -> Mesh:
     return Mesh(n, cv2.perspectiveTransform(grid, h).reshape(n + 1, n + 1, 2))
 
 
+FIT_REACH = 0.3  #: a lattice line is looked for this share of a cell either side of where the found quad puts it
+FIT_LOCAL = 0.08  #: then each crossing this share of a cell either side of its column's (row's) even spacing
+
+
+def _even_fit(profile: np.ndarray, n: int, start: float, cell: float, *, reach: float, spread: float):
+    """(first, step) of the n + 1 evenly spaced positions along ``profile`` (S,) with the most ink, the first
+    within ``reach`` pixels of ``start`` and the step within ``spread`` (share) of ``cell``."""
+    firsts = start + np.arange(-reach, reach + 0.25, 0.5)
+    steps = cell * (1.0 + np.linspace(-spread, spread, 2 * max(1, int(spread * cell * 4)) + 1))
+    pos = firsts[:, None, None] + steps[None, :, None] * np.arange(n + 1)[None, None, :]
+    score = np.interp(pos, np.arange(len(profile)), profile).sum(axis=2)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(firsts[i]), float(steps[j])
+
+
+def _line_positions(lines: np.ndarray, n: int, cell: int, margin: int) -> np.ndarray:
+    """(n + 1, n) positions (pixels across) of the n + 1 lines at every cell station along, in a square
+    picture of line ink ``lines`` (side, side) float, lines running along the second axis."""
+    profiles = np.stack([lines[:, margin + j * cell: margin + (j + 1) * cell].mean(axis=1) for j in range(n)])
+    profiles = cv2.blur(profiles, (3, 1))
+    first, step = _even_fit(profiles.mean(axis=0), n, margin, cell, reach=FIT_REACH * cell, spread=0.06)
+    out = np.zeros((n + 1, n))
+    k = np.arange(n + 1)
+    axis = np.arange(profiles.shape[1])
+    for j in range(n):
+        f, s = _even_fit(profiles[j], n, first, step, reach=0.12 * cell, spread=0.03)
+        even = f + s * k
+        local = max(1, int(round(FIT_LOCAL * cell)))
+        for i, e in enumerate(even):
+            lo, hi = int(round(e)) - local, int(round(e)) + local + 1
+            seg = profiles[j, max(0, lo):hi]
+            w = np.clip(seg - 0.5 * seg.max(), 0.0, None)
+            out[i, j] = e if seg.max() < 0.15 or w.sum() == 0 else float((axis[max(0, lo):hi] * w).sum() / w.sum())
+    return out
+
+
+def _smooth(pos: np.ndarray, stations: np.ndarray, cell: int) -> list:
+    """Quadratic per line of its positions (n + 1, n) along the stations, one crossing far off left out."""
+    coefs = []
+    for row in pos:
+        c = np.polyfit(stations, row, 2)
+        off = np.abs(np.polyval(c, stations) - row)
+        if off.max() > 0.06 * cell and len(row) > 4:
+            keep = off < off.max()
+            c = np.polyfit(stations[keep], row[keep], 2)
+        coefs.append(c)
+    return coefs
+
+
+def fit_lattice(image: np.ndarray, quad: np.ndarray, n: int) -> Mesh:
+    """The line crossings of an n x n ruled lattice near ``quad`` (4, 2) (x, y) of ``image`` (H, W[, 3]).
+
+    Rectified on the quad with a cell of margin, the ink of long straight strokes kept (signs and digits are
+    short), and per row (column) of cells the n + 1 lines fitted as evenly spaced ones with the most ink (so
+    a title bar, a frame or a thick outer line near one end cannot pull a single line), each crossing then
+    refined locally; the lines smoothed as quadratics and intersected."""
+    gray = gray_of(image)
+    side_px = float(np.linalg.norm(np.asarray(quad[0]) - quad[2])) / math.sqrt(2.0) / n
+    cell = int(np.clip(round(side_px), 24, 56))
+    margin = cell
+    side = n * cell + 2 * margin
+    dst = np.array([[margin, margin], [margin + n * cell, margin], [margin + n * cell, margin + n * cell],
+                    [margin, margin + n * cell]], np.float32)
+    h = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    square = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    mask = ink_mask(square, block=2 * cell + 1, offset=6)
+    reach = max(3, cell // 3)
+    horiz = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, 3), np.uint8)),
+                             cv2.MORPH_OPEN, np.ones((1, reach), np.uint8)).astype(np.float32) / 255.0
+    vert = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 1), np.uint8)),
+                            cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8)).astype(np.float32) / 255.0
+    stations = margin + (np.arange(n) + 0.5) * cell
+    hcoef = _smooth(_line_positions(horiz, n, cell, margin), stations, cell)  # y of horizontal line i at x
+    vcoef = _smooth(_line_positions(vert.T, n, cell, margin), stations, cell)  # x of vertical line k at y
+    pts = np.zeros((n + 1, n + 1, 2))
+    for i in range(n + 1):
+        for k in range(n + 1):
+            x, y = margin + k * cell, margin + i * cell
+            for _ in range(3):
+                x = np.polyval(vcoef[k], y)
+                y = np.polyval(hcoef[i], x)
+            pts[i, k] = (x, y)
+    back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(n + 1, n + 1, 2)
+    return Mesh(n, back)
+
+
 def lattice_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, stray: float = MESH_STRAY) -> Mesh:
-    """The followed mesh of a ruled lattice (``rectify.fit_mesh``), unless it strays more than ``stray`` of a cell
+    """The fitted mesh of a ruled lattice (``fit_lattice``), unless it strays more than ``stray`` of a cell
     from the flat quad's even lattice (signs on the lines and their knocked-out gaps can pull a followed line
     onto the next one): then the even lattice."""
-    followed = rectify.fit_mesh(image, quad, n)
+    followed = fit_lattice(image, quad, n)
     unit = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
     back = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), unit)
     pts = cv2.perspectiveTransform(followed.points.reshape(-1, 1, 2), back).reshape(n + 1, n + 1, 2)
