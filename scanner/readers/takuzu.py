@@ -7,7 +7,8 @@ black (1) circles.
                kept out of the likelihood (so a Sudoku's 2..9 make a poor Takuzu reading)
 
 The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
-same every way up, so the page around the grid decides (``scanner.circles`` cannot), else upright as seen.
+same every way up, so the text of the page around the grid decides (``scanner.orient``); when it cannot
+tell surely, the grid is given as seen in the photo (turn 0; the overlay is right either way).
 Only one interpretation is returned: Takuzu's rules hold in every turn, so turned readings would all solve
 and make the photo look ambiguous.
 """
@@ -20,7 +21,7 @@ import numpy as np
 from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import cells as cells_stage
-from .. import circles, rectify
+from .. import circles, orient, rectify
 from . import GridReading
 from .ruled import _turn, ink_gray
 
@@ -88,6 +89,29 @@ def read_digits(inks, engine) -> tuple[int, list]:
     return best[1], best[2]
 
 
+def page_quarter(loaded, mesh_small, n: int, *, timer) -> int:
+    """Quarter turns clockwise that make the page around the grid upright, from its text (``scanner.orient``);
+    0 when the text does not tell surely. Read from the detection copy when it has ``orient.FRAME_CELL``
+    pixels per cell, else from the full picture."""
+    with timer.stage("orient"):
+        quad = np.asarray(mesh_small.quad, np.float64)
+        per_cell = float(np.linalg.norm(quad[0] - quad[2])) / (1.414 * n)
+        if per_cell >= orient.FRAME_CELL or loaded.scale >= 1.0:
+            found = orient.page_turn(loaded.small, quad, n)
+        else:
+            found = orient.page_turn(loaded.image, quad / loaded.scale, n)
+    return 0 if found.turn is None else (-found.turn) % 4
+
+
+def _turned(grid: list, quarter: int) -> list:
+    """An n x n list of lists as seen after turning the photo ``quarter`` x 90 degrees clockwise."""
+    cells = np.empty((len(grid), len(grid)), dtype=object)
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            cells[r, c] = value
+    return np.rot90(cells, k=-quarter).tolist()
+
+
 def fit_of(cands) -> float:
     probs = [cell[0][1] for row in cands for cell in row if cell[0][0] is not None]
     return float(np.mean(np.log(probs))) if probs else -np.inf
@@ -110,8 +134,10 @@ class TakuzuReader:
                       for c, ink in enumerate(row)] for r, row in enumerate(inks)]
             glyphs: dict = {}
             if circles.is_circle_grid([m for row in marks for m in row]):
-                quarter, glyphs = 0, GLYPHS_CIRCLES
+                glyphs = GLYPHS_CIRCLES
                 cands = [[circle_candidates(ink, m) for ink, m in zip(ir, mr)] for ir, mr in zip(inks, marks)]
+                quarter = page_quarter(loaded, mesh_small, n, timer=timer)
+                cands = _turned(cands, quarter)
             else:
                 quarter, cands = read_digits(inks, engine)
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)

@@ -1,0 +1,177 @@
+"""Which way up a printed page is, from the text around a grid.
+
+A puzzle printed with symbols that look the same every way up (Takuzu's circles) cannot tell its own
+orientation; the page around it can. The region around the grid is warped into the grid's frame (the grid
+axis-aligned, so text near it runs along the rows or the columns) and read as four pictures, one per quarter
+turn; in the upright one
+
+- text runs in rows: the ink's row profile alternates lines and gaps while its column profile is flat;
+- each text line has more ink above its x-height band (ascenders, capitals, digits) than below it
+  (descenders), the asymmetry of Latin script.
+
+    quad -> frame warp -> ink (paper-normalised, ruled lines removed) -> tiles -> per tile: line direction,
+    lines, ascender - descender balance -> votes per quarter turn -> Orientation
+
+Costs a warp of about (n + 2 * MARGIN) * FRAME_CELL pixels a side and a few array passes (a few tens of ms).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+FRAME_CELL = 44  #: most pixels per grid cell of the frame picture (fewer when the photo has fewer)
+MARGIN = 7.0  #: cells of page read around the grid on every side
+TILE = 4  #: tile side in cells (several text lines, little enough that curl keeps them straight)
+INK = 0.72  #: a pixel darker than this share of the local paper is ink
+STRIPS = 4  #: vertical strips a tile's lines are straightened by
+SLOPES = np.arange(-3.0, 3.01, 0.5)  #: line slopes tried, pixels per strip
+VOTE = 0.2  #: a line votes up or down when (ascender - descender) / (ascender + descender) ink is at least this
+MIN_LINES = 12  #: text lines that must be measured before an orientation is trusted
+MIN_AGREE = 0.7  #: share of the measured text lines that must run the same way (rows or columns)
+MIN_Z = 3.5  #: (up votes - down votes) / sqrt(lines) needed to tell up from down
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """``turn``: quarter turns (0..3) the page is turned clockwise in the image (1: the tops of the letters
+    point right), None when the text does not tell surely; ``agree``: share of the text running the chosen
+    way; ``z``: up / down evidence, (votes for - votes against) / sqrt(lines); ``lines``: text lines measured."""
+
+    turn: int | None
+    agree: float
+    z: float
+    lines: int
+
+    @property
+    def sure(self) -> bool:
+        return self.turn is not None
+
+
+def frame(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_CELL,
+          margin: float = MARGIN) -> np.ndarray:
+    """The page around the grid (gray, (S, S), S = (n + 2 * margin) * cell) warped so that the grid with corners
+    ``quad`` (4, 2) (x, y) top-left, top-right, bottom-right, bottom-left in ``image`` (H, W[, 3]) fills the
+    middle square, axis-aligned."""
+    side = n * cell
+    m = margin * cell
+    size = int(round(side + 2 * m))
+    dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+    h = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.warpPerspective(gray, h, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+
+
+def ink(gray: np.ndarray, *, cell: int) -> np.ndarray:
+    """(H, W) bool ink of a frame picture: darker than ``INK`` of the local paper, with long ruled lines
+    (longer than two cells) taken out."""
+    k = int(cell) | 1
+    paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.blur(paper, (k, k)).astype(np.float32)
+    mask = (gray.astype(np.float32) < INK * np.maximum(paper, 1.0)).astype(np.uint8)
+    long = 2 * cell
+    lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (long, 1)))
+    lines |= cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, long)))
+    lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    return (mask & (1 - lines)).astype(bool)
+
+
+def _runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """(start, stop) of the runs of True in a 1-D bool array."""
+    d = np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))
+    return list(zip(np.nonzero(d == 1)[0], np.nonzero(d == -1)[0]))
+
+
+def aligned_profile(tile: np.ndarray, *, strips: int = STRIPS) -> np.ndarray:
+    """(h,) row profile of ``tile`` (h, w) bool with its text lines straightened: the tile's vertical strips'
+    profiles shifted by a common slope (whole pixels per strip) chosen to make the sum sharpest (largest sum
+    of squares), undoing what skew and curl are left after the frame warp."""
+    h, w = tile.shape
+    step = w // strips
+    parts = np.stack([tile[:, i * step:(i + 1) * step].sum(axis=1) for i in range(strips)]).astype(np.float32)
+    best, best_score = parts.sum(axis=0), -1.0
+    centre = (strips - 1) / 2.0
+    for slope in SLOPES:
+        total = np.zeros(h, np.float32)
+        for i in range(strips):
+            total += np.roll(parts[i], -int(round(slope * (i - centre))))
+        score = float((total * total).sum())
+        if score > best_score:
+            best, best_score = total, score
+    return best
+
+
+def line_balance(tile: np.ndarray) -> tuple[float, int]:
+    """(votes up - votes down, lines) over the text lines of ``tile`` (h, w) bool ink read as rows of text.
+    A line's x-height band is its rows holding at least half its busiest row's ink; it votes up when the ink
+    above the band (ascenders, capitals) outweighs the ink below it (descenders) by ``VOTE``, down when the
+    reverse, and abstains otherwise."""
+    prof = aligned_profile(tile)
+    if prof.max() <= 0:
+        return 0.0, 0
+    on = prof > 0.03 * prof.max()
+    votes = 0.0
+    count = 0
+    for a, b in _runs(on):
+        if b - a < 4 or a == 0 or b == len(prof):
+            continue  # too thin, or cut by the tile's edge
+        p = prof[a:b]
+        core = np.nonzero(p >= 0.5 * p.max())[0]
+        top, bottom = core[0], core[-1] + 1
+        if bottom - top < 2 or (bottom - top) > 0.8 * (b - a) + 1:
+            continue  # no ascender / descender zone to compare (a rule, a block of ink)
+        up, down = float(p[:top].sum()), float(p[bottom:].sum())
+        if up + down <= 0:
+            continue
+        vote = (up - down) / (up + down)
+        votes += float(np.sign(vote)) if abs(vote) >= VOTE else 0.0
+        count += 1
+    return votes, count
+
+
+def _cv(profile: np.ndarray) -> float:
+    m = float(profile.mean())
+    return float(profile.std()) / m if m > 0 else 0.0
+
+
+def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_CELL) -> Orientation:
+    """The page's ``Orientation`` from the text around the grid with corners ``quad`` (4, 2) (x, y; top-left,
+    top-right, bottom-right, bottom-left as seen in the image) of ``n`` cells a side in ``image`` (H, W[, 3]).
+    The frame is read at ``cell`` pixels per grid cell at most, fewer when the image has fewer."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    seen = float(np.linalg.norm(quad[0] - quad[2]) + np.linalg.norm(quad[1] - quad[3])) / (2 * 1.4142 * n)
+    cell = int(max(16, min(cell, round(seen))))
+    mask = ink(frame(image, quad, n, cell=cell), cell=cell)
+    size = mask.shape[0]
+    m = int(round(MARGIN * cell))
+    grid = (m - cell // 2, m + n * cell + cell // 2)
+    t = TILE * cell
+    along = np.zeros(2)  # lines measured in the tiles whose text runs along rows / along columns
+    votes = np.zeros(2)  # their lines' votes (tops up / tops to the right)
+    count = np.zeros(2, dtype=int)
+    starts = range(0, size - t + 1, t // 2)
+    for y in starts:
+        for x in starts:
+            if y + t > grid[0] and y < grid[1] and x + t > grid[0] and x < grid[1]:
+                continue  # overlaps the grid
+            tile = mask[y:y + t, x:x + t]
+            share = float(tile.mean())
+            if not 0.02 <= share <= 0.35:
+                continue  # paper, or a picture / halftone
+            rows, cols = _cv(tile.sum(axis=1)), _cv(tile.sum(axis=0))
+            if max(rows, cols) < 0.5 or max(rows, cols) < 1.3 * min(rows, cols):
+                continue  # no clear lines either way
+            axis = 0 if rows > cols else 1
+            v, k = line_balance(tile if axis == 0 else np.rot90(tile, k=1))  # tops right become tops up
+            along[axis] += k  # lines measured
+            votes[axis] += v
+            count[axis] += k
+    axis = int(np.argmax(along))
+    lines = int(count[axis])
+    agree = float(along[axis] / max(along.sum(), 1e-9))
+    z = float(votes[axis] / np.sqrt(lines)) if lines else 0.0
+    turn = (0 if z > 0 else 2) if axis == 0 else (1 if z > 0 else 3)
+    sure = lines >= MIN_LINES and agree >= MIN_AGREE and abs(z) >= MIN_Z
+    return Orientation(turn if sure else None, round(agree, 3), round(z, 2), lines)

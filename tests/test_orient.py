@@ -1,0 +1,73 @@
+"""Page orientation from the text around a grid (scanner.orient): every quarter turn of a printed page is
+told, and a page without text is left undecided."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from scanner import orient
+from scanner.synth import text
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+N = 8  #: cells of the grid
+CELL = 40  #: page pixels per cell
+
+
+def _page(*, with_text: bool = True, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """(page (H, W) uint8 with a ruled N x N grid in its middle and columns of text around it, grid corners
+    (4, 2) (x, y) clockwise from top-left)."""
+    rng = np.random.default_rng(seed)
+    w = h = 2 * 6 * CELL + N * CELL
+    img = Image.new("L", (w, h), 245)
+    draw = ImageDraw.Draw(img)
+    x0 = y0 = 6 * CELL
+    side = N * CELL
+    if with_text:
+        try:
+            font = ImageFont.truetype(FONT, 13)
+        except OSError:
+            pytest.skip("DejaVu fonts not installed")
+        col_w = 150
+        for cx in range(10, w - col_w, col_w + 12):
+            y = 10
+            for line in text.wrap(" ".join(text.paragraph(rng) for _ in range(12)), font, col_w):
+                if y > h - 20:
+                    break
+                if not (x0 - 10 < cx + col_w and cx < x0 + side + 10 and y0 - 20 < y < y0 + side + 10):
+                    draw.text((cx, y), line, font=font, fill=20)
+                y += 17
+    for i in range(N + 1):
+        draw.line([(x0 + i * CELL, y0), (x0 + i * CELL, y0 + side)], fill=20, width=2)
+        draw.line([(x0, y0 + i * CELL), (x0 + side, y0 + i * CELL)], fill=20, width=2)
+    quad = np.float64([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
+    return np.asarray(img), quad
+
+
+def _turned(page: np.ndarray, quad: np.ndarray, turn: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page turned ``turn`` quarter turns clockwise, and the grid's corners in it (clockwise from the
+    image's top-left corner)."""
+    h, w = page.shape
+    out = np.ascontiguousarray(np.rot90(page, k=-turn))
+    pts = quad.copy()
+    for _ in range(turn):  # one clockwise quarter turn: (x, y) -> (h - 1 - y, x)
+        pts = np.stack([h - 1 - pts[:, 1], pts[:, 0]], axis=1)
+        h, w = w, h
+    pts = np.roll(pts, turn, axis=0)  # the corner now top-left comes first
+    return out, pts
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_every_quarter_turn_is_told(turn):
+    page, quad = _page()
+    image, corners = _turned(page, quad, turn)
+    found = orient.page_turn(image, corners, N)
+    assert found.turn == turn, found
+    assert found.lines >= orient.MIN_LINES
+
+
+def test_a_page_without_text_is_not_decided():
+    page, quad = _page(with_text=False)
+    found = orient.page_turn(page, quad, N)
+    assert found.turn is None
+    assert not found.sure
