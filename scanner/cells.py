@@ -23,8 +23,8 @@ DOUBT_BAND = 0.08  #: glyph heights this close to DIGIT_HEIGHT are read anyway, 
 
 @dataclass
 class CellInk:
-    """One cell's ink: ``height`` of the central glyph as a share of the cell, ``p_filled`` 0..1, and
-    ``crop`` (h, w) uint8 (dark on light, line remnants whitened) for the reader, or None when plainly empty."""
+    """One cell's ink: ``height`` of the central glyph (its longer extent) as a share of the cell,
+    ``p_filled`` 0..1, and ``crop`` (h, w) uint8 (dark on light, line remnants whitened) for the reader, or None when plainly empty."""
 
     height: float
     p_filled: float
@@ -49,7 +49,8 @@ def ink_level(norm: np.ndarray) -> float:
 
 def _central_glyph(ink: np.ndarray) -> tuple[np.ndarray, float]:
     """The mask (C', C') of components that belong to a glyph near the centre of a cell interior ``ink``
-    (bool), and the glyph's height as a share of the interior."""
+    (bool), and the glyph's size as a share of the interior: its longer extent, so a turned photo's glyphs
+    (a "1" lying on its side) measure as they would upright."""
     size = ink.shape[0]
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     keep = np.zeros(count, bool)
@@ -70,7 +71,8 @@ def _central_glyph(ink: np.ndarray) -> tuple[np.ndarray, float]:
         return np.zeros_like(ink, dtype=bool), 0.0
     mask = keep[labels]
     rows = np.nonzero(mask.any(axis=1))[0]
-    return mask, float(rows[-1] - rows[0] + 1) / size
+    cols = np.nonzero(mask.any(axis=0))[0]
+    return mask, float(max(rows[-1] - rows[0], cols[-1] - cols[0]) + 1) / size
 
 
 def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1) -> list[list[CellInk]]:
