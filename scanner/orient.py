@@ -29,8 +29,8 @@ STRIPS = 4  #: vertical strips a tile's lines are straightened by
 SLOPES = np.arange(-3.0, 3.01, 0.5)  #: line slopes tried, pixels per strip
 VOTE = 0.2  #: a line votes up or down when (ascender - descender) / (ascender + descender) ink is at least this
 MIN_LINES = 12  #: text lines that must be measured before an orientation is trusted
-MIN_AGREE = 0.7  #: share of the measured text lines that must run the same way (rows or columns)
-MIN_Z = 3.5  #: (up votes - down votes) / sqrt(lines) needed to tell up from down
+MIN_AGREE = 0.65  #: share of the measured text lines that must run the same way (rows or columns)
+MIN_Z = 3.0  #: (up votes - down votes) / sqrt(lines) needed to tell up from down
 
 
 @dataclass(frozen=True)
@@ -122,10 +122,14 @@ def line_balance(tile: np.ndarray) -> tuple[float, int]:
         top, bottom = core[0], core[-1] + 1
         if bottom - top < 2 or (bottom - top) > 0.8 * (b - a) + 1:
             continue  # no ascender / descender zone to compare (a rule, a block of ink)
-        up, down = float(p[:top].sum()), float(p[bottom:].sum())
-        if up + down <= 0:
+        # third moment about the band's middle: ink far above it (ascenders) against ink far below
+        # (descenders); blur spreads both edges alike and leaves it be
+        y = np.arange(len(p), dtype=np.float32) - (top + bottom - 1) / 2.0
+        cube = p * y ** 3
+        spread = float(np.abs(cube).sum())
+        if spread <= 0:
             continue
-        vote = (up - down) / (up + down)
+        vote = -float(cube.sum()) / spread
         votes += float(np.sign(vote)) if abs(vote) >= VOTE else 0.0
         count += 1
     return votes, count
