@@ -73,10 +73,28 @@ def test_two_digit_cells_read_as_ten_to_sixteen():
     cv2.putText(crop, "3", (20, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
     single = np.full((40, 40), 255, np.uint8)
     cv2.putText(single, "7", (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
-    assert len(sudoku.split_glyphs(crop)) == 2 and len(sudoku.split_glyphs(single)) == 1
-    readings = sudoku.read_numbers(FakeEngine(["1", "3", "7"]), [crop, single], alphabet=sudoku.ALPHABET)
-    assert readings[0][0] == ("D", 1.0)  # 13 is printed "13", labelled D (the 13th symbol)
+    parts, p_pair = sudoku.split_glyphs(crop)
+    assert len(parts) == 2 and p_pair > 0.9
+    assert sudoku.split_glyphs(single)[1] < 0.3
+
+    def engine(i, cell):  # whole cells read "8" (wrongly) and "7"; the halves of the pair "1" and "3"
+        return "87"[i] if cell.shape[1] == 40 else "13.."[i]
+
+    readings = sudoku.read_numbers(FakeEngine(engine), [crop, single], alphabet=sudoku.ALPHABET)
+    assert readings[0][0][0] == "D" and readings[0][0][1] > 0.9  # 13 is printed "13", labelled D
     assert readings[1][0] == ("7", 1.0)
+
+
+def test_touching_two_digits_are_cut_and_a_ruled_remnant_is_dropped():
+    crop = np.full((40, 40), 255, np.uint8)
+    cv2.putText(crop, "1", (6, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
+    cv2.putText(crop, "6", (18, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
+    crop[26:31, 8:24] = 0  # serifs joining the glyphs: no empty column between them
+    crop[:, 0:2] = 0  # a ruled line along the left edge
+    parts, p_pair = sudoku.split_glyphs(crop)
+    assert len(parts) == 2 and p_pair > 0.5
+    assert (parts[0][:, :2] == 255).all()  # the line is gone
+    assert (parts[0] < 128).any() and (parts[1] < 128).any()
 
 
 def test_a_grid_with_no_empty_cell_is_no_puzzle(puzzle):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from solver.puzzle import Cell, Grid, Puzzle, Relation
 
+import cv2
 import numpy as np
 
 from .ruled import engine_read, read_ruled
@@ -34,43 +35,95 @@ class SudokuReader:
                 for r in range(n) for c in range(n) if puzzle.givens[r][c] is None}
 
 
-def split_glyphs(crop: np.ndarray) -> list[np.ndarray]:
-    """The crop (h, w) uint8 (dark ink on white) cut at the empty columns between side-by-side glyphs: one
-    crop per glyph, left to right (the whole crop when it holds one glyph, or more than two)."""
+#: Width / height of a cell's ink above which it is as likely two digits side by side as one glyph, and the
+#: softness of that judgement (single digits are 0.4 - 0.7 wide, "10" .. "16" about 0.9 - 1.3).
+PAIR_ASPECT, PAIR_SOFTNESS = 0.8, 0.06
+
+
+def _glyph_ink(crop: np.ndarray) -> np.ndarray:
+    """The ink (h, w) bool of ``crop`` that belongs to the printed symbols: without remnants of the ruled lines
+    (long thin components along an edge, which would join two glyphs or stretch one) and specks (components
+    of under 3 % of the ink, or lying outside the band of rows of the tallest glyph)."""
     ink = crop < 128
-    cols = np.nonzero(ink.any(axis=0))[0]
-    if len(cols) < 2:
-        return [crop]
-    gaps = np.nonzero(np.diff(cols) > 1)[0]
-    if len(gaps) != 1:
-        return [crop]
-    cut = (cols[gaps[0]] + cols[gaps[0] + 1]) // 2 + 1
-    parts = [crop[:, :cut], crop[:, cut:]]
-    heights = [np.ptp(np.nonzero((p < 128).any(axis=1))[0]) + 1 for p in parts]
-    if min(heights) < 0.5 * max(heights):  # a speck beside a digit, not a second digit
-        return [crop]
-    return parts
+    h, w = ink.shape
+    for c in [*range(w // 6), *range(w - w // 6, w)]:  # a straight remnant, even where two lines meet
+        if ink[:, c].mean() >= 0.9:
+            ink[:, c] = False
+    for r in [*range(h // 6), *range(h - h // 6, h)]:
+        if ink[r, :].mean() >= 0.9:
+            ink[r, :] = False
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    keep = np.zeros(count, bool)
+    for i in range(1, count):
+        x, y, cw, ch, area = stats[i]
+        along_edge = min(x, y, w - x - cw, h - y - ch) <= 1
+        line = along_edge and ((ch >= 0.8 * h and cw <= 0.15 * w) or (cw >= 0.8 * w and ch <= 0.15 * h))
+        keep[i] = not line
+    if not keep.any():
+        return np.zeros_like(ink)
+    total = stats[keep, cv2.CC_STAT_AREA].sum()
+    tallest = max((i for i in range(1, count) if keep[i]), key=lambda i: stats[i, cv2.CC_STAT_HEIGHT])
+    top, bottom = stats[tallest, cv2.CC_STAT_TOP], stats[tallest, cv2.CC_STAT_TOP] + stats[tallest, cv2.CC_STAT_HEIGHT]
+    for i in range(1, count):
+        if keep[i]:
+            centre = stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] / 2
+            keep[i] = stats[i, cv2.CC_STAT_AREA] >= 0.03 * total and top <= centre <= bottom
+    return keep[labels]
+
+
+def split_glyphs(crop: np.ndarray) -> tuple[list[np.ndarray], float]:
+    """The crop (h, w) uint8 (dark ink on white) cut into the two glyphs of a two-digit number, left to right,
+    and how likely (0..1) the ink is such a pair: ``([crop], 0.0)`` when it cannot be two glyphs.
+
+    The cut is at the empty column nearest the middle of the ink, or, when the glyphs touch (serifs, bold
+    type), at the faintest column of its middle third; the likelihood grows with the ink's width / height
+    (from a lower width when an empty column parts the glyphs)."""
+    ink = _glyph_ink(crop)
+    rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+    if len(cols) < 4 or len(rows) < 4:
+        return [crop], 0.0
+    left, right = cols[0], cols[-1] + 1
+    aspect = (right - left) / (rows[-1] + 1 - rows[0])
+    profile = ink[:, left:right].sum(axis=0)
+    lo, hi = (right - left) // 4, right - left - (right - left) // 4
+    empty = np.nonzero(profile[lo:hi] == 0)[0] + lo
+    if len(empty):
+        cut = left + int(empty[np.argmin(np.abs(empty - (right - left) / 2))])
+        threshold = PAIR_ASPECT - 0.15
+    else:
+        lo, hi = (right - left) // 3, right - left - (right - left) // 3
+        if hi <= lo:
+            return [crop], 0.0
+        cut = left + lo + int(np.argmin(profile[lo:hi]))
+        threshold = PAIR_ASPECT
+    clean = np.where(ink, crop, 255).astype(np.uint8)
+    parts = [clean[:, :cut], clean[:, cut:]]
+    heights = [np.ptp(np.nonzero((p < 128).any(axis=1))[0]) + 1 if (p < 128).any() else 0 for p in parts]
+    if min(heights) < 0.5 * max(heights):  # a speck beside a digit, or a 7's bar: not a second digit
+        return [crop], 0.0
+    p_pair = 1.0 / (1.0 + np.exp(-(aspect - threshold) / PAIR_SOFTNESS))
+    return parts, float(p_pair)
 
 
 def read_numbers(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, float]]]:
-    """Readings over ``alphabet`` (labels "1".."9", "A".."G" for 10..16) of cells that print 10..16 as two
-    digits: a cell with two glyphs is "1" then 0..6; with one glyph, the digit (letters are left to the
-    engine, which knows none today)."""
-    pieces, owners = [], []
-    for i, crop in enumerate(crops):
-        parts = split_glyphs(crop)
-        pieces += parts
-        owners.append(len(parts))
-    readings = engine_read(engine, pieces, alphabet="0123456789") if pieces else []
-    out, k = [], 0
-    for count in owners:
-        if count == 2:
-            left, right = dict(readings[k]), dict(readings[k + 1])
-            scores = {ALPHABET[9 + d]: left.get("1", 0.0) * right.get(str(d), 0.0) for d in range(7)}
-            scores["."] = max(left.get(".", 0.0), right.get(".", 0.0))
-        else:
-            scores = {label: p for label, p in readings[k]}
-        k += count
+    """Readings over ``alphabet`` (labels "1".."9", "A".."G" for 10..16) of cells that may print 10..16 as two
+    digits: each cell is read whole (one glyph: a digit or a letter) and, when its ink may be two glyphs side
+    by side, also cut in two ("1" then 0..6); the two readings are weighed by how likely the ink is a pair
+    (``split_glyphs``). Mass the engine gives symbols outside the alphabet stays out (not renormalised)."""
+    wholes = engine_read(engine, crops, alphabet=alphabet) if crops else []
+    splits = [split_glyphs(crop) for crop in crops]
+    pieces = [part for parts, p in splits if p > 0.0 for part in parts]
+    halves = iter(engine_read(engine, pieces, alphabet="0123456789") if pieces else [])
+    out = []
+    for whole, (parts, p_pair) in zip(wholes, splits):
+        first = second = {}
+        if p_pair > 0.0:
+            first, second = dict(next(halves)), dict(next(halves))
+            p_pair *= 1.0 - max(first.get(".", 0.0), second.get(".", 0.0))  # a half with nothing: no pair
+        scores = {label: (1.0 - p_pair) * p for label, p in whole}
+        for d in range(7):
+            label = ALPHABET[9 + d]
+            scores[label] = scores.get(label, 0.0) + p_pair * first.get("1", 0.0) * second.get(str(d), 0.0)
         out.append(sorted(((label, p) for label, p in scores.items() if label in alphabet or label == "."),
                           key=lambda t: -t[1]))
     return out
