@@ -47,10 +47,29 @@ def ink_level(norm: np.ndarray) -> float:
     return 1.0 - INK_SHARE * max(1.0 - dark, 0.15)
 
 
-def _central_glyph(ink: np.ndarray) -> tuple[np.ndarray, float]:
+def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
+    """Mark in ``keep`` (per component) the glyphs standing beside the kept ones, as the two digits of "13"
+    do: as tall (at least 0.6 of the kept glyph), on the same rows, at most a sixth of the cell away, and
+    no ruled-line remnant (not nearly as long as the cell)."""
+    kept = np.nonzero(keep)[0]
+    x0, y0 = stats[kept, 0].min(), stats[kept, 1].min()
+    x1 = (stats[kept, 0] + stats[kept, 2]).max()
+    y1 = (stats[kept, 1] + stats[kept, 3]).max()
+    for i in range(1, len(keep)):
+        x, y, w, h, _ = stats[i]
+        if keep[i] or h < 0.6 * (y1 - y0) or h > 0.8 * size or w > 0.8 * size:
+            continue
+        overlap = min(y + h, y1) - max(y, y0)
+        gap = max(x0 - (x + w), x - x1)
+        if overlap >= 0.7 * min(h, y1 - y0) and gap <= size / 6:
+            keep[i] = True
+
+
+def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray, float]:
     """The mask (C', C') of components that belong to a glyph near the centre of a cell interior ``ink``
     (bool), and the glyph's size as a share of the interior: its longer extent, so a turned photo's glyphs
-    (a "1" lying on its side) measure as they would upright."""
+    (a "1" lying on its side) measure as they would upright. ``pairs``: a glyph may have a partner beside it
+    (two-digit numbers), kept too although it lies off the centre."""
     size = ink.shape[0]
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     keep = np.zeros(count, bool)
@@ -69,16 +88,19 @@ def _central_glyph(ink: np.ndarray) -> tuple[np.ndarray, float]:
         keep[i] = True
     if not keep.any():
         return np.zeros_like(ink, dtype=bool), 0.0
+    if pairs:
+        _add_partners(keep, stats, size)
     mask = keep[labels]
     rows = np.nonzero(mask.any(axis=1))[0]
     cols = np.nonzero(mask.any(axis=0))[0]
     return mask, float(max(rows[-1] - rows[0], cols[-1] - cols[0]) + 1) / size
 
 
-def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1) -> list[list[CellInk]]:
+def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
 
-    ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there).
+    ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there);
+    ``pairs``: cells may print two glyphs side by side (Sudoku 16x16 numbers 10..16).
     """
     norm = normalise(gray, cell=cell)
     ink = norm < ink_level(norm)
@@ -91,7 +113,7 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1) -> list[l
         for c in range(n):
             y0, x0 = r * cell + cut, c * cell + cut
             y1, x1 = (r + 1) * cell - cut, (c + 1) * cell - cut
-            mask, height = _central_glyph(ink[y0:y1, x0:x1])
+            mask, height = _central_glyph(ink[y0:y1, x0:x1], pairs=pairs)
             p_filled = 1.0 / (1.0 + math.exp(-(height - DIGIT_HEIGHT) / 0.025))
             crop = None
             if height >= DIGIT_HEIGHT - DOUBT_BAND:

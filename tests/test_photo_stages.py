@@ -140,3 +140,15 @@ def test_revision_needing_more_corrections_than_allowed_is_unreadable(puzzle):
     assert revise(cands, make, solve, max_changes=3).grid == grid  # found when 3 corrections are allowed
     rev = revise(cands, make, solve)  # the default allows 2 and only looks one further for rivals
     assert rev.status == "unreadable" and rev.grid != grid
+
+
+def test_two_glyphs_side_by_side_are_both_kept_when_cells_may_hold_pairs():
+    picture = np.full((48, 48), 235, np.uint8)
+    cv2.putText(picture, "1", (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 20, 2)  # off the centre, near the line
+    cv2.putText(picture, "4", (22, 34), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 20, 2)
+    picture[:, :2] = picture[:2, :] = 20  # ruled lines
+    single = cells.measure(picture, 1, cell=48)[0][0]
+    both = cells.measure(picture, 1, cell=48, trim=ruled.PAIR_TRIM, pairs=True)[0][0]
+    ink = lambda crop: np.nonzero((crop < 128).any(axis=0))[0]  # noqa: E731
+    assert ink(both.crop)[0] < ink(single.crop)[0]  # the "1" is in the crop only with pairs
+    assert both.p_filled > 0.9

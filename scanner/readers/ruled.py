@@ -22,6 +22,9 @@ SMALL_ENOUGH = 1.2
 WIDE = "0123456789"  #: symbols always asked about, whatever the puzzle's alphabet
 #: Share of an engine's "empty" vote believed for a cell whose ink shows a glyph (``cells.combine``).
 DOT_TRUST = 0.3
+#: Share of a cell trimmed off each side before looking for ink when a cell may hold two glyphs side by side
+#: (they come closer to the lines than one; ``cells.measure`` trims 0.1 by default).
+PAIR_TRIM = 0.07
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
@@ -30,12 +33,13 @@ def ink_gray(image: np.ndarray) -> np.ndarray:
 
 
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
-               cell: int = READ_CELL, crops_reader=None) -> list[GridReading]:
+               cell: int = READ_CELL, crops_reader=None, pairs: bool = False) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
 
     ``alphabet[i]`` is the printed symbol of the value ``values[i]``. Returns the upright reading, and when
     its symbols read poorly also the readings turned by 90/180/270 degrees (the rules pick among them).
-    ``crops_reader(engine, crops, alphabet=)`` replaces ``engine_read`` (e.g. to read two-digit numbers).
+    ``crops_reader(engine, crops, alphabet=)`` replaces ``engine_read`` (e.g. to read two-digit numbers);
+    ``pairs``: a cell may print two glyphs side by side (``cells.measure``), read closer to its lines.
     """
     n = cand.size
     small, scale = loaded.small, loaded.scale
@@ -50,7 +54,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
             source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
         picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
     with timer.stage("ink"):
-        inks = cells_stage.measure(picture, n, cell=cell)
+        inks = cells_stage.measure(picture, n, cell=cell, **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
     mesh_full = mesh_small.scaled(1.0 / scale)

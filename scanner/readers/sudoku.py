@@ -21,7 +21,7 @@ class SudokuReader:
     def read(self, loaded, candidate, engine, *, timer):
         n = candidate.size
         return read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n], values=tuple(range(1, n + 1)),
-                          timer=timer, crops_reader=read_numbers if n > 9 else None)
+                          timer=timer, crops_reader=read_numbers if n > 9 else None, pairs=n > 9)
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle:
