@@ -31,7 +31,15 @@ from .ruled import _turn, ink_gray, sharpen, ENGINE_TEMPERATURE
 
 SIZES = tuple(range(4, 10))
 READ_CELL = 40  #: pixels per box of the picture the digits are read from
-SIGN_PITCH = 64  #: pixels per cell (box + gap) of the picture the signs are read from
+SIGN_PITCH = 64  #: pixels per cell (box + gap) of the picture the signs are read from (ruled lattice)
+SIGN_GAP = 28  #: boxes layout: at least this many pixels of gap between boxes (so at most 112 per cell)
+
+
+def sign_pitch(box: float) -> int:
+    """Pixels per cell of the pitch picture: ``SIGN_PITCH``, more when narrow gaps between boxes hold the signs."""
+    if box >= 0.95:
+        return SIGN_PITCH
+    return int(np.clip(round(SIGN_GAP / max(1.0 - box, 1e-3)), SIGN_PITCH, 112))
 DIGITS = "123456789"  #: what the engine is asked to tell apart (digits above n are kept out of the likelihood)
 MESH_STRAY = 0.25  #: a followed lattice line further than this share of a cell from the even lattice is not trusted
 MIN_SIGNS = 1.0  #: a grid whose expected number of signs is below this is not read as a Futoshiki
@@ -275,7 +283,7 @@ class FutoshikiReader:
                 edge = k.copy()
                 edge[0], edge[-1] = -box / 2, n - 1 + box / 2
                 mesh_small = Mesh(n, grid.to_image(np.stack(np.meshgrid(edge, edge), axis=-1)))
-        pitch = SIGN_PITCH
+        pitch = sign_pitch(box)
         with timer.stage("dewarp"):
             side_small = float(np.linalg.norm(pitch_mesh.quad[0] - pitch_mesh.quad[2])) / 1.414
             if side_small >= 1.2 * n * pitch or scale >= 1.0:
