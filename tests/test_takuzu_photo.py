@@ -110,3 +110,15 @@ def test_six_by_six_takuzu_and_sudoku_told_apart(tmp_path, kind, seed, style):
     rec = scan_photo(path, kind="auto", draw=False)[0]
     assert rec["kind"] == kind
     assert rec["status"] == "solved" and rec["givens"] == _truth(path)["givens"]
+
+
+def test_digit_turns_close_together_are_left_to_the_page_or_the_rules():
+    """A 0 and a 1 can look alike upside down: the turn as seen wins when the digits lean its way at all,
+    the page's text decides a close call, and without it every close turn is offered (the rules' check then
+    finds them rivals)."""
+    read = lambda *scores: [(s, q, f"cands{q}") for q, s in enumerate(scores)]  # noqa: E731
+    assert [q for _, q, _ in takuzu.plausible_turns(read(-3.0, -40.0, -3.5, -50.0), None)] == [0]
+    close = takuzu.plausible_turns(read(-3.0, -40.0, -0.5, -50.0), None)  # 180 leads by less than the prior
+    assert sorted(q for _, q, _ in close) == [0, 2]
+    assert [q for _, q, _ in takuzu.plausible_turns(close, 2)] == [2]
+    assert [q for _, q, _ in takuzu.plausible_turns(read(-9.0, -40.0, -0.5, -50.0), None)] == [2]  # clear

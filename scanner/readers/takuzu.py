@@ -9,8 +9,9 @@ black (1) circles.
 The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
 same every way up, so the text of the page around the grid decides (``scanner.orient``); when it cannot
 tell surely, the grid is given as seen in the photo (turn 0; the overlay is right either way).
-Only one interpretation is returned: Takuzu's rules hold in every turn, so turned readings would all solve
-and make the photo look ambiguous.
+Digits decide the turn alone when one turn reads clearly best; a 0 and a 1 can look alike upside down, so
+when another turn comes close the page's text decides, and when it cannot, every close turn is returned:
+Takuzu's rules hold in every turn, so they all solve and the photo is reported unreadable, not upside down.
 """
 from __future__ import annotations
 
@@ -21,13 +22,14 @@ import numpy as np
 from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import cells as cells_stage
-from .. import circles, orient, rectify
+from .. import circles, orient, rectify, revise
 from . import GridReading
 from .ruled import _turn, ink_gray
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
 DIGITS = "0123456789"  #: what the engine is asked to tell apart (only 0 and 1 are Takuzu values)
+UPRIGHT_PRIOR = 2.3  #: log-odds that a puzzle is photographed as printed rather than turned (a tie-break)
 GLYPHS_CIRCLES = {"0": "white circle", "1": "black circle"}  #: how a circle print's labels are drawn
 
 
@@ -74,24 +76,40 @@ def _log_likelihood(cands) -> float:
     return sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row)
 
 
-def read_digits(inks, engine) -> tuple[int, list]:
-    """(quarter, candidates): the cells read in every quarter turn; the most likely turn wins."""
+def read_digits(inks, engine) -> list[tuple[float, int, list]]:
+    """[(log-likelihood, quarter, candidates), ...] best first: the cells read in every quarter turn (the photo
+    turned ``quarter`` x 90 degrees clockwise)."""
     n = len(inks)
-    best = None
+    out = []
     for quarter in range(4):
         grid = inks if quarter == 0 else _turn(inks, quarter)
         todo = [(r, c) for r in range(n) for c in range(n) if grid[r][c].crop is not None]
         got = dict(zip(todo, engine.read([grid[r][c].crop for r, c in todo], alphabet=DIGITS) if todo else []))
         cands = [[digit_candidates(grid[r][c], got.get((r, c))) for c in range(n)] for r in range(n)]
-        score = _log_likelihood(cands)
-        if best is None or score > best[0]:
-            best = (score, quarter, cands)
-    return best[1], best[2]
+        out.append((_log_likelihood(cands), quarter, cands))
+    return sorted(out, key=lambda t: -t[0])
 
 
-def page_quarter(loaded, mesh_small, n: int, *, timer) -> int:
+def plausible_turns(readings: list, page: int | None) -> list:
+    """The digit readings (``read_digits``) worth offering: the likeliest alone when no other turn comes within
+    ``revise.RIVAL_MARGIN`` of it (a 0 and a 1 can look alike upside down), the turn as seen getting
+    ``UPRIGHT_PRIOR`` (so it wins whenever the digits lean its way at all); else the one the page's text
+    points to (``page``, a quarter) when it is among the close ones; else every close one, so that the rules'
+    check finds them rivals and the photo is unreadable rather than read upside down."""
+    def score(t):
+        return t[0] + (UPRIGHT_PRIOR if t[1] == 0 else 0.0)
+
+    readings = sorted(readings, key=lambda t: -score(t))
+    close = [t for t in readings if score(t) > score(readings[0]) - revise.RIVAL_MARGIN]
+    if len(close) == 1:
+        return close
+    chosen = [t for t in close if t[1] == page]
+    return chosen or close
+
+
+def page_quarter(loaded, mesh_small, n: int, *, timer) -> int | None:
     """Quarter turns clockwise that make the page around the grid upright, from its text (``scanner.orient``);
-    0 when the text does not tell surely. Read from the detection copy when it has ``orient.FRAME_CELL``
+    None when the text does not tell surely. Read from the detection copy when it has ``orient.FRAME_CELL``
     pixels per cell, else from the full picture."""
     with timer.stage("orient"):
         quad = np.asarray(mesh_small.quad, np.float64)
@@ -100,7 +118,7 @@ def page_quarter(loaded, mesh_small, n: int, *, timer) -> int:
             found = orient.page_turn(loaded.small, quad, n)
         else:
             found = orient.page_turn(loaded.image, quad / loaded.scale, n)
-    return 0 if found.turn is None else (-found.turn) % 4
+    return None if found.turn is None else (-found.turn) % 4
 
 
 def _turned(grid: list, quarter: int) -> list:
@@ -136,14 +154,17 @@ class TakuzuReader:
             if circles.is_circle_grid([m for row in marks for m in row]):
                 glyphs = GLYPHS_CIRCLES
                 cands = [[circle_candidates(ink, m) for ink, m in zip(ir, mr)] for ir, mr in zip(inks, marks)]
-                quarter = page_quarter(loaded, mesh_small, n, timer=timer)
-                cands = _turned(cands, quarter)
+                quarter = page_quarter(loaded, mesh_small, n, timer=timer) or 0
+                chosen = [(0.0, quarter, _turned(cands, quarter))]
             else:
-                quarter, cands = read_digits(inks, engine)
+                chosen = plausible_turns(read_digits(inks, engine), None)
+                if len(chosen) > 1:  # the digits cannot tell the turn: ask the page
+                    chosen = plausible_turns(chosen, page_quarter(loaded, mesh_small, n, timer=timer))
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)
         return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
                             picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
-                            glyphs=dict(glyphs))]
+                            glyphs=dict(glyphs))
+                for _, quarter, cands in chosen]
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle:
