@@ -16,6 +16,7 @@ import numpy as np
 from .grid_find import Candidate, gray_of, ink_mask
 
 SIZES = tuple(range(4, 10))  #: boxes grids looked for (Futoshiki 4..9)
+SIZE_SPREAD = 0.15  #: a box interior's side is within this log ratio of its nearest neighbours' median side
 MIN_GAP = 1.15  #: pitch / interior side above which the boxes stand apart (a ruled lattice is ~1.05)
 
 
@@ -69,10 +70,22 @@ class BoxGrid:
 
 
 def _interiors(gray: np.ndarray):
-    """Light, square, well-filled components of the non-ink: (x, y, w, h, cx, cy) rows (K, 6)."""
+    """Light, square, well-filled components of the non-ink: (x, y, w, h, cx, cy) rows (K, 6). Taken from the
+    ink as it is and closed (a thin box outline broken by the downscaling lets its inside leak out; closing
+    fattens a digit in a small box too much), one row per box."""
     mask = ink_mask(gray)
+    plain = _light_squares(mask)
+    closed = _light_squares(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    if len(plain) and len(closed):
+        side = np.sqrt(plain[:, 2] * plain[:, 3])
+        dist = np.hypot(closed[:, None, 4] - plain[None, :, 4], closed[:, None, 5] - plain[None, :, 5])
+        closed = closed[(dist >= 0.3 * side[None, :]).all(axis=1)]
+    return np.concatenate([plain, closed]) if len(closed) else plain
+
+
+def _light_squares(mask: np.ndarray) -> np.ndarray:
     count, _, stats, cents = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
-    h_img, w_img = gray.shape
+    h_img, w_img = mask.shape
     long_side = max(h_img, w_img)
     x, y, w, h, area = (stats[:, i].astype(np.float64) for i in range(5))
     fill = area / np.maximum(1.0, w * h)
@@ -81,7 +94,7 @@ def _interiors(gray: np.ndarray):
           & (aspect > 0.7) & (aspect < 1.43) & (fill > 0.5) & (x > 0) & (y > 0)
           & (x + w < w_img) & (y + h < h_img))
     idx = np.nonzero(ok)[0]
-    return np.stack([x[idx], y[idx], w[idx], h[idx], cents[idx, 0], cents[idx, 1]], 1)
+    return np.stack([x[idx], y[idx], w[idx], h[idx], cents[idx, 0], cents[idx, 1]], 1).reshape(-1, 6)
 
 
 def _groups(boxes: np.ndarray) -> list[np.ndarray]:
@@ -106,6 +119,17 @@ def _groups(boxes: np.ndarray) -> list[np.ndarray]:
             parent[ri] = rj
     roots = np.array([root(i) for i in range(len(boxes))])
     return [np.nonzero(roots == r)[0] for r in np.unique(roots) if (roots == r).sum() >= SIZES[0] ** 2 - 2]
+
+
+def _alike(boxes: np.ndarray, *, k: int = 4) -> np.ndarray:
+    """(K,) bool: the boxes (rows of ``_interiors``) whose side is close to the median side of their ``k``
+    nearest neighbours (perspective makes far boxes smaller, but neighbours alike)."""
+    side = np.sqrt(boxes[:, 2] * boxes[:, 3])
+    cen = boxes[:, 4:6]
+    dist = np.hypot(cen[:, None, 0] - cen[None, :, 0], cen[:, None, 1] - cen[None, :, 1])
+    np.fill_diagonal(dist, np.inf)
+    near = np.argsort(dist, axis=1)[:, :k]
+    return np.abs(np.log(side / np.median(side[near], axis=1))) < SIZE_SPREAD
 
 
 def _lattice_indices(cen: np.ndarray, size: np.ndarray) -> np.ndarray | None:
@@ -180,6 +204,7 @@ def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
     out = []
     for members in _groups(boxes):
         sub = boxes[members]
+        sub = sub[_alike(sub)]  # light patches of other sizes linked in
         cen = sub[:, 4:6]
         size = np.sqrt(sub[:, 2] * sub[:, 3])
         idx = _lattice_indices(cen, size)
