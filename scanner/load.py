@@ -218,10 +218,12 @@ def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LO
     return Loaded(data, small, scale * extra, name=name, max_pixels=max_pixels)
 
 
-def from_array(image: np.ndarray, *, name: str = "image", long_side: int = DETECT_LONG_SIDE) -> Loaded:
+def from_array(image: np.ndarray, *, name: str = "image", long_side: int = DETECT_LONG_SIDE,
+               borrowed: bool = True) -> Loaded:
     """An already decoded picture ``image`` (H, W, 3) uint8 BGR (a rendered PDF page, a TIFF frame) with its
-    detection copy. ``image`` is kept, not copied, and never changed. ``InputError`` when it is too small to
-    hold a puzzle; ``ValueError`` when it is not an (H, W, 3) uint8 array."""
+    detection copy. ``image`` is kept, not copied; ``borrowed``: never changed (``Loaded.canvas`` copies it),
+    else it may be drawn on. ``InputError`` when it is too small to hold a puzzle; ``ValueError`` when it is
+    not an (H, W, 3) uint8 array."""
     image = np.asarray(image)
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ValueError(f"{name}: expected an (H, W, 3) uint8 BGR picture, got {image.shape} {image.dtype}")
@@ -229,4 +231,4 @@ def from_array(image: np.ndarray, *, name: str = "image", long_side: int = DETEC
     if min(h, w) < MIN_SIDE:
         raise InputError(f"{name}: the image is too small ({w}x{h} pixels) to hold a puzzle")
     small, scale = downscale(image, long_side=long_side)
-    return Loaded(b"", small, scale, name=name, max_pixels=max(MAX_PIXELS, h * w), image=image, borrowed=True)
+    return Loaded(b"", small, scale, name=name, max_pixels=max(MAX_PIXELS, h * w), image=image, borrowed=borrowed)

@@ -147,16 +147,17 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
 
 def scan_image(image: np.ndarray, *, source: str, overlay_path: Path | None = None, kind: str = "auto",
                engine: str = "auto", draw: bool = True, max_grids: int = 4, debug_dir: Path | None = None,
-               solve: Callable[[Puzzle], object] = solve_puzzle, reader=None) -> list[dict]:
+               solve: Callable[[Puzzle], object] = solve_puzzle, reader=None, overwrite: bool = False) -> list[dict]:
     """``scan_photo`` on an already decoded picture ``image`` (H, W, 3) uint8 BGR (a rendered PDF page, a
     TIFF frame): ``source`` names it in the records and messages; the first grid's overlay is written to
     ``overlay_path`` (``DIR/<name>.solved.jpg``; the k-th grid's to ``DIR/<name>.<k>.solved.jpg``), none
-    when it is None or ``draw`` is false. ``image`` is not changed (overlays are drawn on a copy)."""
+    when it is None or ``draw`` is false. ``image`` is not changed (overlays are drawn on a copy) unless
+    ``overwrite``: then they are drawn on ``image`` itself (no copy of a large page)."""
     chosen = _readers(kind, source)
     start = time.perf_counter()
     timer = Timer()
     with timer.stage("load"):
-        loaded = load_stage.from_array(image, name=source)
+        loaded = load_stage.from_array(image, name=source, borrowed=not overwrite)
     return _scan_loaded(loaded, chosen, source=source, overlay_to=overlay_path, input_path=None,
                         debug_dir=debug_dir, engine=engine, draw=draw and overlay_path is not None, solve=solve,
                         max_grids=max_grids, reader=reader, timer=timer, start=start)

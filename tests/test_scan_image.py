@@ -71,3 +71,11 @@ def test_without_background_decoding_the_full_picture_is_decoded_on_first_use(tm
     assert loaded.image.shape == (2600, 3600, 3)
     canvas = loaded.canvas()
     assert canvas is loaded.image  # the file's own decode is drawn on in place
+
+
+def test_scan_image_may_draw_on_the_picture_itself_to_save_a_copy(tmp_path):
+    image = cv2.imread(str(TWO), cv2.IMREAD_COLOR)
+    before = image.copy()
+    records = photo.scan_image(image, source="page", overlay_path=tmp_path / "page.solved.jpg", overwrite=True)
+    assert records[0]["overlay"] and not np.array_equal(image, before)
+    assert load.from_array(image, borrowed=False).canvas() is image

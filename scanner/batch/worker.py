@@ -134,7 +134,8 @@ def _scan(unit: Unit, opts: Options) -> list[dict]:
     if unit.form == "image":
         return photo.scan_photo(Path(unit.path), out_dir=_overlay_folder(unit, opts), **common)
     target = _overlay_folder(unit, opts) / f"{Path(unit.rel).stem}.p{unit.page}.solved.jpg"
-    return photo.scan_image(_page_pixels(unit, opts), source=unit.path, overlay_path=target, **common)
+    return photo.scan_image(_page_pixels(unit, opts), source=unit.path, overlay_path=target, overwrite=True,
+                            **common)
 
 
 def _named(unit: Unit, message: str) -> str:
