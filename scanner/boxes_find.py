@@ -17,6 +17,7 @@ from .grid_find import Candidate, gray_of, ink_mask
 
 SIZES = tuple(range(4, 10))  #: boxes grids looked for (Futoshiki 4..9)
 SIZE_SPREAD = 0.15  #: a box interior's side is within this log ratio of its nearest neighbours' median side
+MIN_SEEN = 0.6  #: share of the n x n boxes that must be seen (shaded givens, signs touching boxes hide some)
 MIN_GAP = 1.15  #: pitch / interior side above which the boxes stand apart (a ruled lattice is ~1.05)
 
 
@@ -98,13 +99,16 @@ def _light_squares(mask: np.ndarray) -> np.ndarray:
 
 
 def _groups(boxes: np.ndarray) -> list[np.ndarray]:
-    """Indices of boxes linked by neighbour steps (similar size, centres 1.15..2.2 sides apart)."""
+    """Indices of boxes linked by neighbour steps (similar size, centres 1.15..2.2 sides apart). A box with
+    a like neighbour closer than that is a cell of a ruled grid (whose cells would link diagonally): left out."""
     size = np.sqrt(boxes[:, 2] * boxes[:, 3])
     cx, cy = boxes[:, 4], boxes[:, 5]
     dist = np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
     ratio = size[:, None] / size[None, :]
     big = np.maximum(size[:, None], size[None, :])
-    near = (dist > MIN_GAP * big) & (dist < 2.2 * big) & (ratio > 0.75) & (ratio < 1.33)
+    alike = (ratio > 0.75) & (ratio < 1.33)
+    ruled = ((dist <= MIN_GAP * big) & alike & ~np.eye(len(boxes), dtype=bool)).any(axis=1)
+    near = (dist > MIN_GAP * big) & (dist < 2.2 * big) & alike & ~ruled[:, None] & ~ruled[None, :]
     parent = np.arange(len(boxes))
 
     def root(i: int) -> int:
@@ -214,7 +218,7 @@ def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
             keep = _trim(idx)  # not square: stray boxes beside the grid?
             sub, cen, size, idx = sub[keep], cen[keep], size[keep], idx[keep] - idx[keep].min(axis=0)
         n = int(idx.max()) + 1
-        if n not in sizes or idx[:, 0].max() != idx[:, 1].max() or len(sub) < 0.85 * n * n:
+        if n not in sizes or idx[:, 0].max() != idx[:, 1].max() or len(sub) < MIN_SEEN * n * n:
             continue
         hom, _ = cv2.findHomography(idx.astype(np.float64), cen.astype(np.float64), 0)
         if hom is None:
