@@ -137,27 +137,30 @@ class Pool:
         w.stop(kill=kill)
 
     def map(self, units: Iterable[Unit]) -> Iterator[worker.PageResult]:
-        """A ``PageResult`` for every unit, in completion order."""
+        """A ``PageResult`` for every unit, in completion order. Workers get their next pages before the
+        results of their last ones are passed on, so they never wait for the caller."""
         todo = iter(units)
         idle: list[_Worker] = []
         busy: list[_Worker] = []
         suspects: deque[Unit] = deque()
-        exhausted = False
-        while True:
-            while len(busy) < self.jobs:  # hand out pages
+
+        def hand_out() -> None:
+            while len(busy) < self.jobs:
                 if suspects:
                     if not busy:  # a page whose worker died runs again with nothing beside it
                         w = self._idle_worker(idle)
                         w.give(suspects.popleft(), alone=True)
                         busy.append(w)
-                    break
-                unit = None if exhausted else next(todo, None)
+                    return
+                unit = next(todo, None)
                 if unit is None:
-                    exhausted = True
-                    break
+                    return
                 w = self._idle_worker(idle)
                 w.give(unit)
                 busy.append(w)
+
+        while True:
+            hand_out()
             if not busy:
                 return
             wait_for = None
@@ -165,6 +168,7 @@ class Pool:
                 wait_for = max(0.0, min(w.since for w in busy) + self.timeout - time.monotonic())
             ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=wait_for))
             now = time.monotonic()
+            results = []
             for w in list(busy):
                 unit = w.unit
                 if w.conn in ready or w.process.sentinel in ready:
@@ -173,14 +177,16 @@ class Pool:
                     if result is not None:
                         w.unit = None
                         idle.append(w)
-                        yield result
+                        results.append(result)
                         continue
                     self._drop(w, kill=True)
                     if w.alone:
-                        yield _failed(unit, CRASH_REASON)
+                        results.append(_failed(unit, CRASH_REASON))
                     else:
                         suspects.append(unit)
                 elif self.timeout and now - w.since >= self.timeout:
                     busy.remove(w)
                     self._drop(w, kill=True)
-                    yield _failed(unit, timeout_reason(self.timeout))
+                    results.append(_failed(unit, timeout_reason(self.timeout)))
+            hand_out()
+            yield from results
