@@ -18,6 +18,10 @@ import numpy as np
 
 INK_SHARE = 0.45  #: a pixel is ink when darker than the paper by this share of the print's contrast
 DIGIT_HEIGHT = 0.28  #: a digit is at least this share of the cell tall
+#: A component touching the interior's edge with at least EDGE_SHARE of its pixels in the outer EDGE_BAND of
+#: the interior, and its mass off the centre, is a remnant of the ruled lines whatever its outline (a glyph's
+#: ink lies mostly inside; a big ring, e.g. a Takuzu circle, has its mass at the centre).
+EDGE_BAND, EDGE_SHARE = 0.15, 0.75
 DOUBT_BAND = 0.08  #: glyph heights this close to DIGIT_HEIGHT are read anyway, with their doubt kept
 
 
@@ -73,6 +77,9 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
     size = ink.shape[0]
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     keep = np.zeros(count, bool)
+    band = max(1, round(EDGE_BAND * size))
+    border = np.ones(ink.shape, bool)
+    border[band:-band, band:-band] = False
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         cx, cy = x + w / 2, y + h / 2
@@ -85,6 +92,9 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
             continue
         if abs(cx - size / 2) > 0.3 * size or abs(cy - size / 2) > 0.3 * size:
             continue
+        off_centre = max(abs(cents[i][0] - size / 2), abs(cents[i][1] - size / 2)) > 0.12 * size  # not a ring
+        if touches and off_centre and border[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].mean() >= EDGE_SHARE:
+            continue  # ruled lines meeting in a corner of the cell (an L), or a line bent by the paper
         keep[i] = True
     if not keep.any():
         return np.zeros_like(ink, dtype=bool), 0.0

@@ -152,3 +152,14 @@ def test_two_glyphs_side_by_side_are_both_kept_when_cells_may_hold_pairs():
     ink = lambda crop: np.nonzero((crop < 128).any(axis=0))[0]  # noqa: E731
     assert ink(both.crop)[0] < ink(single.crop)[0]  # the "1" is in the crop only with pairs
     assert both.p_filled > 0.9
+
+
+def test_ruled_lines_meeting_in_a_cell_corner_are_no_mark_but_a_ring_is():
+    cell = 48
+    corner = np.full((cell, cell), 235, np.uint8)
+    corner[40:44, 6:44] = 20  # the bottom line and the right line of a slightly shifted mesh: an L
+    corner[6:44, 40:44] = 20
+    ring = np.full((cell, cell), 235, np.uint8)
+    cv2.circle(ring, (24, 24), 18, 20, 3)
+    assert cells.measure(corner, 1, cell=cell)[0][0].p_filled < 0.1
+    assert cells.measure(ring, 1, cell=cell)[0][0].p_filled > 0.9
