@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -323,3 +325,39 @@ def test_summary_counts_every_outcome():
     assert "pages without a puzzle: 1" in text and "failed pages: 1" in text
     assert "    b.jpg#1: the file is empty" in text
     assert tally.worst() == ExitCode.INPUT
+
+
+def crossword_beside_a_sudoku() -> np.ndarray:
+    """A page (1400, 2200, 3): the demo Sudoku clipping on the left, a 15x15 crossword (black squares, clue
+    numbers) on the right."""
+    page = np.full((1400, 2200, 3), 255, np.uint8)
+    page[:1200, :675] = cv2.resize(cv2.imread(str(SAMPLES / "sudoku" / "demo.jpg")), (675, 1200))
+    x0, y0, c = 800, 150, 60
+    rng = np.random.default_rng(1)
+    for r in range(15):
+        for col in range(15):
+            x, y = x0 + col * c, y0 + r * c
+            if rng.random() < 0.18:
+                cv2.rectangle(page, (x, y), (x + c, y + c), (0, 0, 0), -1)
+            elif rng.random() < 0.25:
+                cv2.putText(page, str(rng.integers(1, 80)), (x + 3, y + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1)
+    for k in range(16):
+        cv2.line(page, (x0, y0 + k * c), (x0 + 15 * c, y0 + k * c), (0, 0, 0), 2)
+        cv2.line(page, (x0 + k * c, y0), (x0 + k * c, y0 + 15 * c), (0, 0, 0), 2)
+    return page
+
+
+def test_every_puzzle_of_a_page_is_read_and_a_crossword_skipped(tmp_path, capsys):
+    two = Image.open(SAMPLES / "sudoku" / "scan_two_puzzles.jpg").convert("RGB")
+    mixed = Image.fromarray(cv2.cvtColor(crossword_beside_a_sudoku(), cv2.COLOR_BGR2RGB))
+    two.save(tmp_path / "paper.pdf", save_all=True, append_images=[mixed], resolution=100)
+    demo = json.loads((SAMPLES / "sudoku" / "demo.json").read_text())
+    out = tmp_path / "out"
+    code = main([str(tmp_path / "paper.pdf"), "--out", str(out), "--json", "--jobs", "2", "--quiet"])
+    records = json_lines(capsys.readouterr().out)
+    assert [(r["page"], r["index"], r["kind"]) for r in records] == [(1, 0, "sudoku"), (1, 1, "sudoku"), (2, 0, "sudoku")]
+    assert all(r["status"] == "solved" and r["source"] == str(tmp_path / "paper.pdf") for r in records)
+    assert records[2]["givens"] == demo["givens"]  # the crossword gave no record
+    assert [Path(r["overlay"]).name for r in records] == ["paper.p1.solved.jpg", "paper.p1.2.solved.jpg",
+                                                         "paper.p2.solved.jpg"]
+    assert code == ExitCode.OK
