@@ -361,3 +361,21 @@ def test_every_puzzle_of_a_page_is_read_and_a_crossword_skipped(tmp_path, capsys
     assert [Path(r["overlay"]).name for r in records] == ["paper.p1.solved.jpg", "paper.p1.2.solved.jpg",
                                                          "paper.p2.solved.jpg"]
     assert code == ExitCode.OK
+
+
+def test_tiff_pages_come_upright_in_bgr_and_capped_in_pixels(tmp_path):
+    from scanner.batch import raster
+
+    colour = np.zeros((100, 200, 3), np.uint8)
+    colour[:10, :20] = (255, 0, 0)  # red, top-left as stored
+    bilevel = Image.fromarray(np.where(np.arange(120)[None, :] < 60, 0, 255).astype(np.uint8).repeat(90, 0)).convert("1")
+    path = tmp_path / "pages.tif"
+    Image.fromarray(colour).save(path, save_all=True, append_images=[bilevel], tiffinfo={274: 6})  # turned 90 cw
+    upright = raster.tiff_page(path, 1)
+    assert upright.shape == (200, 100, 3) and list(upright[0, -1]) == [0, 0, 255] and list(upright[0, 0]) == [0, 0, 0]
+    page2 = raster.tiff_page(path, 2)
+    assert page2.dtype == np.uint8 and page2.shape[2] == 3 and {0, 255} == set(np.unique(page2))
+    capped = raster.tiff_page(path, 1, max_pixels=5_000)
+    assert capped.shape[0] * capped.shape[1] <= 5_000 and capped.shape[0] == 2 * capped.shape[1]
+    with pytest.raises(Exception, match="fewer pages"):
+        raster.tiff_page(path, 3)

@@ -49,17 +49,83 @@ def pdf_page(path: Path, page: int, *, dpi: float = DEFAULT_DPI, max_pixels: int
     return image
 
 
-def tiff_page(path: Path, page: int) -> np.ndarray:
-    """Frame ``page`` (1-based) of the TIFF at ``path`` as (H, W, 3) uint8 BGR. ``InputError`` when broken."""
+def tiff_page(path: Path, page: int, *, max_pixels: int = MAX_PAGE_PIXELS) -> np.ndarray:
+    """Frame ``page`` (1-based) of the TIFF at ``path`` as (H, W, 3) uint8 BGR, upright (its orientation tag
+    applied), shrunk by a whole factor when it has more than ``max_pixels``. ``InputError`` when broken.
+
+    The page is held about twice (a 600 dpi A4 frame: 35 MP, 105 MB in colour): Pillow's decoded frame (one
+    byte per pixel when black-and-white or grey) and the BGR result; Pillow's decoder may briefly need a
+    third copy. (Taking a colour frame whole out of Pillow held about 4.5 copies at its peak.)
+    """
     from PIL import Image, ImageOps
 
+    from ..load import MAX_PIXELS
+
+    Image.MAX_IMAGE_PIXELS = None  # our own limits apply
     try:
         with Image.open(path) as im:
             im.seek(page - 1)
-            frame = ImageOps.exif_transpose(im.convert("RGB"))
-            rgb = np.asarray(frame)
+            w, h = im.size
+            if w * h > MAX_PIXELS:
+                raise InputError(f"{path}#{page}: the page is too large ({w}x{h} pixels)")
+            im.load()
+            ImageOps.exif_transpose(im, in_place=True)  # a no-op where Pillow turned the frame while loading
+            grey = im.mode in ("1", "L")
+            mode = "L" if grey else "RGB"
+            frame = im if im.mode == mode else im.convert(mode)
+            if w * h > max_pixels:
+                frame = frame.reduce(int(np.ceil(np.sqrt(w * h / max_pixels))))
+            return _bgr(frame, grey=grey)
     except EOFError:
         raise InputError(f"{path}#{page}: the TIFF has fewer pages") from None
+    except InputError:
+        raise
     except Exception as err:  # Pillow raises OSError, ValueError, SyntaxError... for broken frames
         raise InputError(f"{path}#{page}: the page cannot be decoded ({type(err).__name__}: {err})") from None
-    return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
+BAND_BYTES = 1 << 24  #: pixels are taken out of Pillow in bands of about this size
+
+
+def _bgr(frame, *, grey: bool) -> np.ndarray:
+    """The Pillow picture ``frame`` (mode L or RGB) as (H, W, 3) uint8 BGR, band by band: Pillow hands
+    pixels over as bytes (a whole picture at once would hold two more copies of it for a moment)."""
+    import cv2
+
+    w, h = frame.size
+    out = np.empty((h, w, 3), np.uint8)
+    code = cv2.COLOR_GRAY2BGR if grey else cv2.COLOR_RGB2BGR
+    band = max(1, BAND_BYTES // (3 * w))
+    for y in range(0, h, band):
+        part = np.asarray(frame.crop((0, y, w, min(h, y + band))))
+        cv2.cvtColor(part, code, dst=out[y:y + part.shape[0]])
+    return out
+
+
+BAND_BYTES = 1 << 24  #: pixels are taken out of Pillow in bands of about this size
+
+
+def _bgr(frame, *, grey: bool) -> np.ndarray:
+    """The Pillow picture ``frame`` (mode L or RGB) as (H, W, 3) uint8 BGR, band by band: Pillow hands
+    pixels over as bytes (a whole picture at once would hold two more copies of it for a moment)."""
+    import cv2
+
+    w, h = frame.size
+    out = np.empty((h, w, 3), np.uint8)
+    code = cv2.COLOR_GRAY2BGR if grey else cv2.COLOR_RGB2BGR
+    band = max(1, BAND_BYTES // (3 * w))
+    for y in range(0, h, band):
+        part = np.asarray(frame.crop((0, y, w, min(h, y + band))))
+        cv2.cvtColor(part, code, dst=out[y:y + part.shape[0]])
+    return out
+
+
+_ORIENTATION = 0x0112  #: the TIFF/EXIF orientation tag
+
+
+def _transposes() -> dict:
+    from PIL import Image
+
+    T = Image.Transpose
+    return {2: T.FLIP_LEFT_RIGHT, 3: T.ROTATE_180, 4: T.FLIP_TOP_BOTTOM, 5: T.TRANSPOSE, 6: T.ROTATE_270,
+            7: T.TRANSVERSE, 8: T.ROTATE_90}
