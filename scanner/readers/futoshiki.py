@@ -42,6 +42,8 @@ def sign_pitch(box: float) -> int:
     return int(np.clip(round(SIGN_GAP / max(1.0 - box, 1e-3)), SIGN_PITCH, 112))
 DIGITS = "123456789"  #: what the engine is asked to tell apart (digits above n are kept out of the likelihood)
 MESH_STRAY = 0.25  #: a followed lattice line further than this share of a cell from the even lattice is not trusted
+LINE_SEEN = 0.25  #: a lattice line is seen at a row/column of cells where this share of its strip is line ink
+MIN_LINES_SEEN = 0.6  #: a ruled candidate whose lines are seen at fewer of their crossings is not read
 MIN_SIGNS = 1.0  #: a grid whose expected number of signs is below this is not read as a Futoshiki
 
 _found: list = [None, []]  #: (the detection copy searched last, its box grids): ``find`` -> ``accepts``/``read``
@@ -169,25 +171,28 @@ def _even_fit(profile: np.ndarray, n: int, start: float, cell: float, *, reach: 
     return float(firsts[i]), float(steps[j])
 
 
-def _line_positions(lines: np.ndarray, n: int, cell: int, margin: int) -> np.ndarray:
+def _line_positions(lines: np.ndarray, n: int, cell: int, margin: int) -> tuple[np.ndarray, float]:
     """(n + 1, n) positions (pixels across) of the n + 1 lines at every cell station along, in a square
-    picture of line ink ``lines`` (side, side) float, lines running along the second axis."""
+    picture of line ink ``lines`` (side, side) float, lines running along the second axis; and the share of
+    those crossings where the line's ink was seen."""
     profiles = np.stack([lines[:, margin + j * cell: margin + (j + 1) * cell].mean(axis=1) for j in range(n)])
     profiles = cv2.blur(profiles, (3, 1))
     first, step = _even_fit(profiles.mean(axis=0), n, margin, cell, reach=FIT_REACH * cell, spread=0.06)
     out = np.zeros((n + 1, n))
     k = np.arange(n + 1)
     axis = np.arange(profiles.shape[1])
+    local = max(1, int(round(FIT_LOCAL * cell)))
+    seen = 0
     for j in range(n):
         f, s = _even_fit(profiles[j], n, first, step, reach=0.12 * cell, spread=0.03)
         even = f + s * k
-        local = max(1, int(round(FIT_LOCAL * cell)))
         for i, e in enumerate(even):
             lo, hi = int(round(e)) - local, int(round(e)) + local + 1
             seg = profiles[j, max(0, lo):hi]
             w = np.clip(seg - 0.5 * seg.max(), 0.0, None)
+            seen += seg.max() >= LINE_SEEN
             out[i, j] = e if seg.max() < 0.15 or w.sum() == 0 else float((axis[max(0, lo):hi] * w).sum() / w.sum())
-    return out
+    return out, seen / float((n + 1) * n)
 
 
 def _smooth(pos: np.ndarray, stations: np.ndarray, cell: int) -> list:
@@ -203,13 +208,14 @@ def _smooth(pos: np.ndarray, stations: np.ndarray, cell: int) -> list:
     return coefs
 
 
-def fit_lattice(image: np.ndarray, quad: np.ndarray, n: int) -> Mesh:
+def fit_lattice(image: np.ndarray, quad: np.ndarray, n: int) -> tuple[Mesh, float]:
     """The line crossings of an n x n ruled lattice near ``quad`` (4, 2) (x, y) of ``image`` (H, W[, 3]).
 
     Rectified on the quad with a cell of margin, the ink of long straight strokes kept (signs and digits are
     short), and per row (column) of cells the n + 1 lines fitted as evenly spaced ones with the most ink (so
     a title bar, a frame or a thick outer line near one end cannot pull a single line), each crossing then
-    refined locally; the lines smoothed as quadratics and intersected."""
+    refined locally; the lines smoothed as quadratics and intersected. Also returns the share of line
+    crossings (lines x rows/columns of cells) where the line's ink was seen: low when no lattice is there."""
     gray = gray_of(image)
     side_px = float(np.linalg.norm(np.asarray(quad[0]) - quad[2])) / math.sqrt(2.0) / n
     cell = int(np.clip(round(side_px), 24, 56))
@@ -226,8 +232,10 @@ def fit_lattice(image: np.ndarray, quad: np.ndarray, n: int) -> Mesh:
     vert = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 1), np.uint8)),
                             cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8)).astype(np.float32) / 255.0
     stations = margin + (np.arange(n) + 0.5) * cell
-    hcoef = _smooth(_line_positions(horiz, n, cell, margin), stations, cell)  # y of horizontal line i at x
-    vcoef = _smooth(_line_positions(vert.T, n, cell, margin), stations, cell)  # x of vertical line k at y
+    hpos, hseen = _line_positions(horiz, n, cell, margin)
+    vpos, vseen = _line_positions(vert.T, n, cell, margin)
+    hcoef = _smooth(hpos, stations, cell)  # y of horizontal line i at x
+    vcoef = _smooth(vpos, stations, cell)  # x of vertical line k at y
     pts = np.zeros((n + 1, n + 1, 2))
     for i in range(n + 1):
         for k in range(n + 1):
@@ -237,22 +245,22 @@ def fit_lattice(image: np.ndarray, quad: np.ndarray, n: int) -> Mesh:
                 y = np.polyval(hcoef[i], x)
             pts[i, k] = (x, y)
     back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(n + 1, n + 1, 2)
-    return Mesh(n, back)
+    return Mesh(n, back), min(hseen, vseen)
 
 
-def lattice_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, stray: float = MESH_STRAY) -> Mesh:
+def lattice_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, stray: float = MESH_STRAY) -> tuple[Mesh, float]:
     """The fitted mesh of a ruled lattice (``fit_lattice``), unless it strays more than ``stray`` of a cell
     from the flat quad's even lattice (signs on the lines and their knocked-out gaps can pull a followed line
     onto the next one): then the even lattice."""
-    followed = fit_lattice(image, quad, n)
+    followed, seen = fit_lattice(image, quad, n)
     unit = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
     back = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), unit)
     pts = cv2.perspectiveTransform(followed.points.reshape(-1, 1, 2), back).reshape(n + 1, n + 1, 2)
     k = np.arange(n + 1, dtype=np.float64)
     even = np.stack(np.meshgrid(k, k), axis=-1)
     if np.abs(pts - even).max() > stray:
-        return uniform_mesh(quad, n)
-    return followed
+        return uniform_mesh(quad, n), seen
+    return followed, seen
 
 
 class FutoshikiReader:
@@ -274,7 +282,9 @@ class FutoshikiReader:
         with timer.stage("mesh"):
             if grid is None:
                 box = 1.0
-                mesh_small = lattice_mesh(small, candidate.quad, n)
+                mesh_small, seen = lattice_mesh(small, candidate.quad, n)
+                if seen < MIN_LINES_SEEN:
+                    return []  # no ruled lattice there (a block of text, a picture)
                 pitch_mesh = mesh_small
             else:
                 box = grid.box
