@@ -4,6 +4,7 @@ Runs inside the workers, one page at a time, so a batch never holds more than on
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ def pdf_page(path: Path, page: int, *, dpi: float = DEFAULT_DPI, max_pixels: int
     """Page ``page`` (1-based) of the PDF at ``path`` as (H, W, 3) uint8 BGR at ``dpi`` (lowered when the
     page would exceed ``max_pixels``). ``InputError`` for an encrypted or broken document or page."""
     import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
 
     try:
         doc = pdfium.PdfDocument(str(path))
@@ -36,17 +38,30 @@ def pdf_page(path: Path, page: int, *, dpi: float = DEFAULT_DPI, max_pixels: int
                 scale = float(np.sqrt(max_pixels / (w_pt * h_pt)))
                 while np.ceil(w_pt * scale) * np.ceil(h_pt * scale) > max_pixels:  # pixels are whole
                     scale *= 0.995
-            bitmap = pdf_page_.render(scale=scale, fill_color=(255, 255, 255, 255))
-            image = np.array(bitmap.to_numpy(), copy=True)  # owns its memory after the document closes
+            pixels: list[np.ndarray] = []
+            bitmap = pdf_page_.render(scale=scale, fill_color=(255, 255, 255, 255),
+                                      force_bitmap_format=pdfium_c.FPDFBitmap_BGR,
+                                      bitmap_maker=functools.partial(_numpy_bitmap, pixels))
+            bitmap.close()
+            image = pixels[0]
         except pdfium.PdfiumError as err:
             raise InputError(f"{path}#{page}: the page cannot be rendered ({err})") from None
     finally:
         doc.close()
-    if image.ndim == 2:
-        image = np.repeat(image[:, :, None], 3, axis=2)
-    elif image.shape[2] == 4:
-        image = np.ascontiguousarray(image[:, :, :3])
     return image
+
+
+def _numpy_bitmap(pixels: list, width: int, height: int, format: int, rev_byteorder: bool = False):
+    """A pdfium bitmap (BGR, 3 bytes a pixel) drawing straight into a new numpy array, appended to ``pixels``:
+    the page is rendered without a copy, into memory numpy owns."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+
+    array = np.empty((height, width, 3), np.uint8)
+    pixels.append(array)
+    buffer = (ctypes.c_ubyte * array.size).from_buffer(array)
+    return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=buffer, stride=3 * width)
 
 
 def tiff_page(path: Path, page: int, *, max_pixels: int = MAX_PAGE_PIXELS) -> np.ndarray:
