@@ -29,7 +29,8 @@ from . import cells as cells_stage
 INK_MID = 0.003
 INK_SCALE = 0.0005
 SHAPE_GAIN = 12.0
-LINE_COVER = 0.4  #: a column of the window this much ink is a ruled line
+LINE_COVER = 0.4  #: a column of the window this much ink is a ruled line (when near where the mesh puts one)
+LINE_NEAR = 0.1  #: ... within this share of a cell
 FAINT = 0.8  #: boxes layout: ink is what is darker than this share of the way from the paper to the ink level
 BLUR = 0.015  #: the boxes layout's pitch picture is smoothed (Gaussian sigma, share of a cell) before the ink is taken
 P_FLOOR = 1e-4  #: no decision is ever certain: runner-ups stay available to the rules
@@ -69,14 +70,21 @@ def window(ink: np.ndarray, a, b, *, pitch: int, box: float) -> np.ndarray:
     return ink[cy - half_t:cy + half_t + 1, cx - half_s:cx + half_s + 1].T
 
 
-def _sign_mask(win: np.ndarray, *, pitch: int, lattice: bool) -> np.ndarray:
+def _sign_mask(win: np.ndarray, *, pitch: int, box: float) -> np.ndarray:
     """(S, T) bool: the ink of the sign in a window (S, T) bool from ``window``, ruled lines and digits left out.
 
     Components near the window's centre make the sign; pieces of it cut off by erasing a line it touches
     (a knocked-out lattice line, a box edge) are added back when they lie next to it."""
     w = win.copy()
     s_len, t_len = w.shape
-    lines = w.mean(axis=0) >= LINE_COVER  # ruled lines across the window: the lattice border, box edges
+    lattice = box >= 0.95
+    # ruled lines across the window (the lattice border, box edges) where the mesh puts them; elsewhere a
+    # digit's stroke may cover as much of a column
+    centre = (t_len - 1) / 2.0
+    t = np.arange(t_len)
+    where = [centre] if lattice else [centre - (1.0 - box) / 2 * pitch, centre + (1.0 - box) / 2 * pitch]
+    expected = np.min([np.abs(t - e) for e in where], axis=0) <= LINE_NEAR * pitch
+    lines = (w.mean(axis=0) >= LINE_COVER) & expected
     if lines.any():
         reach = 2 * max(1, round(0.02 * pitch)) + 1
         lines = cv2.dilate(lines.astype(np.uint8)[None, :], np.ones((1, reach), np.uint8))[0].astype(bool)
@@ -109,14 +117,14 @@ def _sign_mask(win: np.ndarray, *, pitch: int, lattice: bool) -> np.ndarray:
     return core[labels]
 
 
-def measure(win: np.ndarray, *, pitch: int, lattice: bool, dark: np.ndarray | None = None) -> SignShape:
+def measure(win: np.ndarray, *, pitch: int, box: float, dark: np.ndarray | None = None) -> SignShape:
     """The sign's ink and shape in a window (S, T) bool from ``window``; ``dark`` (S, T) float the same window's
     darkness (0 paper .. 1 black) weighs the shape (faint, broken strokes still count), else the mask does.
 
     The shape is the ink's moment sum(w (t - tc) |s - sc|) / sum(w |t - tc| |s - sc|) in [-1, 1]: a chevron
     spreads across s towards its open end, so it is > 0 when the tip is at low t (about 2/3 for clean strokes)
     whatever the style, weight or size."""
-    mask = _sign_mask(win, pitch=pitch, lattice=lattice)
+    mask = _sign_mask(win, pitch=pitch, box=box)
     amount = float(mask.sum()) / (pitch * pitch)
     if mask.sum() < 4:
         return SignShape(amount, 0.0)
@@ -159,7 +167,7 @@ def read_signs(picture: np.ndarray, n: int, *, pitch: int, box: float) -> dict:
     dark = np.clip((1.0 - norm) / max(1.0 - level, 1e-3), 0.0, 1.0)  # 1 at the ink level and darker
     out = {}
     for a, b in pairs(n):
-        shape = measure(window(ink, a, b, pitch=pitch, box=box), pitch=pitch, lattice=lattice,
+        shape = measure(window(ink, a, b, pitch=pitch, box=box), pitch=pitch, box=box,
                         dark=window(dark, a, b, pitch=pitch, box=box))
         out[(a, b)] = (shape, options(shape))
     return out
