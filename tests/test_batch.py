@@ -379,3 +379,19 @@ def test_tiff_pages_come_upright_in_bgr_and_capped_in_pixels(tmp_path):
     assert capped.shape[0] * capped.shape[1] <= 5_000 and capped.shape[0] == 2 * capped.shape[1]
     with pytest.raises(Exception, match="fewer pages"):
         raster.tiff_page(path, 3)
+
+
+def test_a_worker_that_dies_while_idle_is_replaced(tmp_path):
+    from scanner.batch.pool import Pool
+
+    shutil.copy(GOOD, tmp_path / "a.jpg")
+    shutil.copy(GOOD, tmp_path / "b.jpg")
+    [a], [b] = units.units_of(tmp_path / "a.jpg", "a.jpg"), units.units_of(tmp_path / "b.jpg", "b.jpg")
+    with Pool(worker.Options(draw=False), jobs=1) as pool:
+        [first] = list(pool.map([a]))
+        [idle] = pool._workers
+        idle.process.kill()
+        idle.process.join()
+        [second] = list(pool.map([b]))
+        assert pool.replaced == 1 and len(pool._workers) == 1
+    assert first.records[0]["kind"] == second.records[0]["kind"] == "sudoku"

@@ -111,6 +111,7 @@ class Pool:
         self.replaced = 0  #: workers that died or were stopped and replaced
         self._ctx = _context()
         self._workers: set[_Worker] = set()
+        self._idle: list[_Worker] = []
 
     def __enter__(self) -> "Pool":
         return self
@@ -123,13 +124,21 @@ class Pool:
         for w in list(self._workers):
             w.stop(kill=w.unit is not None)
         self._workers.clear()
+        self._idle.clear()
 
-    def _idle_worker(self, idle: list[_Worker]) -> _Worker:
-        if idle:
-            return idle.pop()
-        w = _Worker(self._ctx, self.opts)
-        self._workers.add(w)
-        return w
+    def _give(self, idle: list[_Worker], unit: Unit, *, alone: bool = False) -> _Worker:
+        """An idle worker (a new one when none is left) that now holds ``unit``."""
+        while True:
+            if idle:
+                w = idle.pop()
+            else:
+                w = _Worker(self._ctx, self.opts)
+                self._workers.add(w)
+            try:
+                w.give(unit, alone=alone)
+                return w
+            except OSError:  # it died while idle (e.g. the OOM killer): the page goes to another
+                self._drop(w, kill=True)
 
     def _drop(self, w: _Worker, *, kill: bool) -> None:
         self._workers.discard(w)
@@ -140,7 +149,7 @@ class Pool:
         """A ``PageResult`` for every unit, in completion order. Workers get their next pages before the
         results of their last ones are passed on, so they never wait for the caller."""
         todo = iter(units)
-        idle: list[_Worker] = []
+        idle = self._idle
         busy: list[_Worker] = []
         suspects: deque[Unit] = deque()
 
@@ -148,16 +157,12 @@ class Pool:
             while len(busy) < self.jobs:
                 if suspects:
                     if not busy:  # a page whose worker died runs again with nothing beside it
-                        w = self._idle_worker(idle)
-                        w.give(suspects.popleft(), alone=True)
-                        busy.append(w)
+                        busy.append(self._give(idle, suspects.popleft(), alone=True))
                     return
                 unit = next(todo, None)
                 if unit is None:
                     return
-                w = self._idle_worker(idle)
-                w.give(unit)
-                busy.append(w)
+                busy.append(self._give(idle, unit))
 
         while True:
             hand_out()
