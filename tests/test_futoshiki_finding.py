@@ -1,0 +1,122 @@
+"""Futoshiki grid finding and sign reading on drawn pictures: the lattice fit is not pulled by a title bar, the
+box finder takes shaded or half-hidden boxes but never a ruled grid, signs survive broken strokes and digits."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner import boxes_find, signs
+from scanner.readers import futoshiki
+
+
+def _lattice(n: int, cell: int, *, x0: int = 60, y0: int = 120, bar_gap: float | None = None) -> np.ndarray:
+    """A white picture with an n x n ruled lattice at (x0, y0), a heavier outer border, and optionally a
+    solid title bar ending ``bar_gap`` cells above the top line."""
+    side = n * cell
+    pic = np.full((y0 + side + 60, x0 + side + 60), 255, np.uint8)
+    if bar_gap is not None:
+        bottom = int(y0 - bar_gap * cell)
+        cv2.rectangle(pic, (x0 - 10, bottom - 40), (x0 + side + 10, bottom), 40, -1)
+    for i in range(n + 1):
+        w = 4 if i in (0, n) else 1
+        cv2.line(pic, (x0 + i * cell, y0), (x0 + i * cell, y0 + side), 0, w)
+        cv2.line(pic, (x0, y0 + i * cell), (x0 + side, y0 + i * cell), 0, w)
+    return pic
+
+
+def test_lattice_fit_is_not_pulled_by_a_title_bar_and_corrects_the_quad():
+    n, cell, x0, y0 = 6, 50, 60, 120
+    pic = _lattice(n, cell, x0=x0, y0=y0, bar_gap=0.25)
+    side = n * cell
+    # the quad as a finder might give it: off by up to 0.15 cell, its top edge towards the bar
+    quad = np.array([[x0 + 5, y0 - 7], [x0 + side - 4, y0 - 6], [x0 + side + 6, y0 + side + 3],
+                     [x0 - 3, y0 + side + 5]], np.float32)
+    mesh, seen = futoshiki.fit_lattice(pic, quad, n)
+    k = np.arange(n + 1)
+    truth = np.stack(np.meshgrid(x0 + k * cell, y0 + k * cell), axis=-1)
+    assert np.abs(mesh.points - truth).max() < 0.06 * cell
+    assert seen > 0.9
+
+
+def test_lattice_fit_sees_no_lines_in_a_text_block():
+    rng = np.random.default_rng(1)
+    pic = np.full((400, 400), 255, np.uint8)
+    for row in range(40, 360, 18):  # lines of "words": short dark runs
+        x = 40
+        while x < 350:
+            w = int(rng.integers(8, 40))
+            cv2.rectangle(pic, (x, row), (min(x + w, 360), row + 8), 30, -1)
+            x += w + int(rng.integers(5, 10))
+    quad = np.array([[40, 40], [360, 40], [360, 360], [40, 360]], np.float32)
+    _, seen = futoshiki.fit_lattice(pic, quad, 7)
+    assert seen < futoshiki.MIN_LINES_SEEN
+
+
+def _boxes(n: int, *, box: int = 40, gap: int = 22, shaded=(), x0: int = 50, y0: int = 50) -> np.ndarray:
+    pitch = box + gap
+    pic = np.full((y0 + n * pitch + 50, x0 + n * pitch + 50), 255, np.uint8)
+    for r in range(n):
+        for c in range(n):
+            x, y = x0 + c * pitch, y0 + r * pitch
+            if (r, c) in shaded:
+                cv2.rectangle(pic, (x, y), (x + box, y + box), 150, -1)
+            cv2.rectangle(pic, (x, y), (x + box, y + box), 0, 2)
+    return pic
+
+
+def test_box_finder_takes_a_grid_with_shaded_boxes():
+    shaded = {(0, 1), (1, 3), (2, 0), (2, 4), (3, 2), (4, 4), (5, 1), (5, 5)}
+    [grid] = boxes_find.find_boxes(_boxes(6, shaded=shaded))
+    assert grid.n == 6
+
+
+def test_box_finder_never_takes_the_cells_of_a_ruled_grid():
+    pic = _lattice(9, 40)
+    assert boxes_find.find_boxes(pic) == []
+
+
+def _pitch_picture(n: int, pitch: int) -> np.ndarray:
+    pic = np.full((n * pitch, n * pitch), 255, np.uint8)
+    for i in range(1, n):
+        cv2.line(pic, (i * pitch, 0), (i * pitch, n * pitch), 0, 2)
+        cv2.line(pic, (0, i * pitch), (n * pitch, i * pitch), 0, 2)
+    return pic
+
+
+def test_a_sign_split_by_its_line_and_off_centre_still_reads():
+    pitch = 64
+    pic = _pitch_picture(2, pitch)
+    # a "<" between r0c0 and r0c1, drawn across the vertical line and 8 px below the row's middle
+    cx, cy = pitch, pitch // 2 + 8
+    cv2.polylines(pic, [np.array([[cx + 9, cy - 11], [cx - 9, cy], [cx + 9, cy + 11]])], False, 0, 2)
+    got = signs.read_signs(pic, 2, pitch=pitch, box=1.0)
+    (tip, p), *_ = got[((0, 0), (0, 1))][1]
+    assert tip == "low" and p > 0.9
+
+
+def test_a_digit_near_a_border_is_no_sign():
+    pitch = 64
+    pic = _pitch_picture(2, pitch)
+    # a large "0"-like ring in r1c0 reaching close to the border above it
+    cv2.ellipse(pic, (pitch // 2, pitch + 30), (16, 24), 0, 0, 360, 0, 4)
+    got = signs.read_signs(pic, 2, pitch=pitch, box=1.0)
+    assert got[((0, 0), (1, 0))][1][0][0] is None
+
+
+def test_faint_broken_chevron_in_a_box_gap_reads():
+    pitch, box = 100, 0.7
+    n = 2
+    pic = np.full((n * pitch, n * pitch), 255, np.uint8)
+    half = box * pitch / 2
+    for r in range(n):
+        for c in range(n):
+            cx, cy = (c + 0.5) * pitch, (r + 0.5) * pitch
+            cv2.rectangle(pic, (int(cx - half), int(cy - half)), (int(cx + half), int(cy + half)), 0, 2)
+    # a light ">" (tip right: the right cell is smaller) in the gap of the top row, its lower stroke broken
+    cx, cy = pitch, pitch // 2
+    cv2.line(pic, (cx - 8, cy - 10), (cx + 8, cy), 120, 2)
+    cv2.line(pic, (cx + 8, cy), (cx + 2, cy + 4), 120, 2)
+    cv2.line(pic, (cx - 2, cy + 6), (cx - 8, cy + 10), 120, 2)
+    got = signs.read_signs(pic, n, pitch=pitch, box=box)
+    assert got[((0, 0), (0, 1))][1][0][0] == "high"
+    assert got[((1, 0), (1, 1))][1][0][0] is None
