@@ -26,8 +26,8 @@ from . import cells as cells_stage
 #: reported set): a sign when the ink share of the window centre exceeds INK_MID (slope INK_SCALE); the tip at
 #: the low-t end with p = sigmoid(SHAPE_GAIN * shape moment) (true signs' moments: median ~0.5, 1st
 #: percentile ~0.3, none of the wrong sign among ~8400 pairs).
-INK_MID = 0.003
-INK_SCALE = 0.0005
+INK_MID = 0.0045
+INK_SCALE = 0.0006
 SHAPE_GAIN = 12.0
 LINE_COVER = 0.4  #: a column of the window this much ink is a ruled line (when near where the mesh puts one)
 LINE_NEAR = 0.1  #: ... within this share of a cell
