@@ -259,7 +259,8 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
             puzzle, rev.result if solved else None,
             difficulty=difficulty, seconds=time.perf_counter() - start,
             status="solved" if solved else "unreadable",
-            reason=rev.reason, quad=image_quad(reading), turn=90 * reading.turn, overlay=out_path,
+            reason=rev.reason, quad=image_quad(reading), turn=90 * reading.turn, turn_known=reading.turn_known,
+            overlay=out_path,
             changed=_changed_text(rev), confidence=round(confidence, 4), expected_misreads=round(doubt, 3),
             timings=timer.rounded(),
         ))

@@ -76,7 +76,9 @@ class GridReading:
     - ``filled``: (optional) n x n probabilities, from the ink alone, that a cell holds a mark; a solved
       reading that leaves empty a cell surely marked, after corrections, is not trusted;
     - ``glyphs``: labels the overlay draws as a shape in this print's style (``overlay.SHAPES`` names), e.g. a
-      Takuzu printed with circles ``{"0": "white circle", "1": "black circle"}``; empty = draw the text.
+      Takuzu printed with circles ``{"0": "white circle", "1": "black circle"}``; empty = draw the text;
+    - ``turn_known``: False when neither the print nor the page tells which way up the puzzle is (circles look
+      the same every way up): ``turn`` is then the photo's own orientation, a guess (the overlay is right either way).
     """
 
     mesh: Mesh
@@ -88,6 +90,7 @@ class GridReading:
     relations: list = field(default_factory=list)
     glyphs: dict = field(default_factory=dict)
     boxes: Optional[np.ndarray] = None  #: (n, n, 4, 2) full-res quads to draw each upright cell's label in, when the printed boxes are not the mesh's cells (Futoshiki boxes with gaps); None = the mesh's cells
+    turn_known: bool = True
     filled: Optional[np.ndarray] = None  #: (n, n) how sure the ink is that each cell holds a mark (optional)  #: how this print shows a label when drawing, e.g. {"1": "black circle"} (``overlay.SHAPES``)
 
     @property
