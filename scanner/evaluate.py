@@ -16,8 +16,11 @@ every cell wrong); relation signs read correctly (of the true signs, plus the
 number of spurious ones); puzzles read exactly; puzzles solved correctly;
 WRONG answers (a ``solved`` status whose solution differs from the truth, or
 an overlay drawn on a misread puzzle): the worst outcome, counted apart from
-"no answer" (not found, unreadable, ambiguous, impossible, or an error); and
-the median / max seconds per image.
+"no answer" (not found, unreadable, ambiguous, impossible, or an error);
+"turn unknown": solved right as seen in the photo but turned against the print,
+where the record says ``turn_known: false`` (circle prints look the same every
+way up; the overlay is right, the grids are in the photo's orientation) --
+neither right nor WRONG; and the median / max seconds per image.
 
 The reader is ``scanner.photo.scan_photo``; while it does not exist a stub
 that reads nothing stands in, and the table says so.
@@ -171,10 +174,18 @@ def _match(truths: list[dict], records: list[dict], tolerance: float) -> list[tu
     return out
 
 
+def _turned_copy(grid, truth) -> bool:
+    """Whether ``grid`` is ``truth`` turned by a quarter, a half or three quarters."""
+    if grid is None or truth is None:
+        return False
+    t = np.array(truth, dtype=object)
+    return any(np.rot90(t, k).tolist() == grid for k in (1, 2, 3))
+
+
 def score_image(truth: Truth, records: list[dict], *, tolerance: float) -> dict:
     """Counts for one image (see the module doc)."""
     c = {"puzzles": 0, "found": 0, "cells_correct": 0, "cells_total": 0, "signs_correct": 0, "signs_total": 0,
-         "signs_spurious": 0, "exact": 0, "solved_right": 0, "wrong": 0, "wrong_overlay": 0, "no_answer": 0}
+         "signs_spurious": 0, "exact": 0, "solved_right": 0, "wrong": 0, "wrong_overlay": 0, "no_answer": 0, "turned": 0}
     per_kind: dict[str, dict] = {}
     for t, rec, found in _match(truth.puzzles, records, tolerance):
         k = per_kind.setdefault(t["kind"], dict.fromkeys(c, 0))
@@ -196,6 +207,11 @@ def score_image(truth: Truth, records: list[dict], *, tolerance: float) -> dict:
         exact = same_shape and rec["givens"] == t["givens"] and _rels(rec.get("relations")) == true_rels
         k["exact"] += exact
         status = rec.get("status")
+        turned = (same_shape and not exact and rec.get("turn_known") is False
+                  and _turned_copy(rec["givens"], t["givens"]) and _turned_copy(rec.get("solution"), t.get("solution")))
+        if turned and status == "solved":
+            k["turned"] += 1  # right in the photo; the print and the page cannot tell which way up it is
+            continue
         if status == "solved" and t.get("solution") is not None:
             if rec.get("solution") == t["solution"]:
                 k["solved_right"] += 1
@@ -232,7 +248,7 @@ def _evaluate_one(job: tuple) -> dict:
 # ----------------------------------------------------------------------------- the table
 
 COLUMNS = ("images", "puzzles", "grids found", "cells read", "signs read", "read exactly", "solved right",
-           "WRONG answers", "no answer", "s/img med", "s/img max")
+           "WRONG answers", "turn unknown", "no answer", "s/img med", "s/img max")
 
 
 def _pct(a: int, b: int) -> str:
@@ -253,7 +269,7 @@ def summarise(results: list[dict]) -> list[list[str]]:
         signs = _pct(g("signs_correct"), g("signs_total")) + (f" +{g('signs_spurious')} extra" if g("signs_spurious") else "")
         rows.append([kind, str(len(imgs)), str(g("puzzles")), _pct(g("found"), g("puzzles")),
                      _pct(g("cells_correct"), g("cells_total")), signs, _pct(g("exact"), g("puzzles")),
-                     _pct(g("solved_right"), g("puzzles")), wrong, str(g("no_answer")),
+                     _pct(g("solved_right"), g("puzzles")), wrong, str(g("turned")), str(g("no_answer")),
                      f"{statistics.median(secs):.2f}" if secs else "-", f"{max(secs):.2f}" if secs else "-"])
     return rows
 

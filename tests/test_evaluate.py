@@ -66,6 +66,19 @@ def test_an_overlay_on_a_misread_puzzle_counts_apart():
     assert (s["wrong_overlay"], s["no_answer"]) == (1, 1)
 
 
+def test_a_turned_answer_counts_apart_only_when_the_record_says_the_turn_is_unknown():
+    import numpy as np
+
+    t = _truth()
+    p = t.puzzles[0]
+    half = {"givens": np.rot90(np.array(p["givens"], dtype=object), 1).tolist(),
+            "solution": np.rot90(np.array(p["solution"]), 1).tolist(), "overlay": "x.solved.jpg"}
+    s = evaluate.score_image(t, [_record(t, turn_known=False, **half)], tolerance=0.05)["sudoku"]
+    assert (s["turned"], s["wrong"], s["wrong_overlay"], s["solved_right"], s["exact"]) == (1, 0, 0, 0, 0)
+    s = evaluate.score_image(t, [_record(t, turn_known=True, **half)], tolerance=0.05)["sudoku"]
+    assert (s["turned"], s["wrong"]) == (0, 1)  # the reader claimed to know the turn: a wrong answer
+
+
 def test_signs_are_scored_for_futoshiki():
     rel = [{"a": [0, 0], "b": [0, 1], "op": "<"}, {"a": [1, 0], "b": [2, 0], "op": ">"}]
     t = evaluate.Truth(SAMPLES / "none.jpg", [{"kind": "futoshiki", "size": 3, "givens": [[None] * 3] * 3,
