@@ -30,6 +30,7 @@ from . import GridReading
 from .ruled import _turn, ink_gray, sharpen, ENGINE_TEMPERATURE
 
 SIZES = tuple(range(4, 10))
+FRAMED = tuple(range(4, 21))  #: ruled candidates looked at: other sizes may be a frame around a lattice and its title
 READ_CELL = 40  #: pixels per box of the picture the digits are read from
 SIGN_PITCH = 64  #: pixels per cell (box + gap) of the picture the signs are read from (ruled lattice)
 SIGN_GAP = 28  #: boxes layout: at least this many pixels of gap between boxes (so at most 112 per cell)
@@ -263,6 +264,101 @@ def lattice_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, stray: float = 
     return followed, seen
 
 
+FRAME_SIDE = 480  #: pixels of the longer side a frame is rectified to when looking for a lattice inside it
+FRAME_TRIES = 12  #: the largest lattices (of evenly spaced lines) tried in one outline
+FRAME_FIT = 0.5  #: least ``_lattice_fit`` of a lattice found inside a frame
+FRAME_LINE = 0.25  #: a row (column) of the rectified frame is a line when this share of its longest ones is line ink
+
+
+def _even_runs(profile: np.ndarray, sizes=SIZES) -> list[tuple[int, float, float]]:
+    """Every ``(n, first, last)``: n + 1 evenly spaced line peaks of ``profile`` (S,) with none midway."""
+    level = max(0.12, FRAME_LINE * float(profile.max()))
+    idx = [i for i in range(1, len(profile) - 1)
+           if profile[i] >= level and profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1]]
+    groups: list[list[int]] = []
+    for i in idx:  # a thick line or a flat top makes several maxima
+        if groups and i - groups[-1][-1] <= 3:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    pos = np.array([float(np.mean(g)) for g in groups])
+    runs = []
+    for a in range(len(pos)):
+        for b in range(a + 4, len(pos)):
+            span = pos[b] - pos[a]
+            for n in sizes:
+                step = span / n
+                if step < 8:
+                    continue
+                want = pos[a] + step * np.arange(n + 1)
+                if (np.abs(pos[None, :] - want[:, None]).min(axis=1) > 0.1 * step).any():
+                    continue
+                mids = want[:-1] + step / 2
+                if (np.abs(pos[None, :] - mids[:, None]).min(axis=1) < 0.25 * step).any():
+                    continue
+                runs.append((n, float(pos[a]), float(pos[b])))
+    return runs
+
+
+def _lattice_fit(horiz: np.ndarray, vert: np.ndarray, n: int, x0: float, y0: float, x1: float, y1: float) -> float:
+    """How well an n x n lattice spanning (x0, y0)..(x1, y1) explains the line ink ``horiz``/``vert`` (H, W)
+    uint8: its lines' ink share inside the span less beyond its ends (a frame's line runs on past a lattice)."""
+    def along(lines: np.ndarray, first: float, last: float, lo: float, hi: float) -> float:
+        step = (last - first) / n
+        inside, outside = [], []
+        for i in range(n + 1):
+            c = int(round(first + i * step))
+            band = lines[:, max(0, c - 2):c + 3].max(axis=1) > 0
+            a, b = int(round(lo)), int(round(hi))
+            inside.append(band[a:b + 1].mean())
+            beyond = np.r_[band[max(0, a - int(step)):a], band[b + 1:b + 1 + int(step)]]
+            outside.append(beyond.mean() if len(beyond) else 0.0)
+        return float(np.mean(inside) - np.mean(outside))
+
+    return min(along(vert, x0, x1, y0, y1), along(horiz.T, y0, y1, x0, x1))
+
+
+def inner_lattice(small: np.ndarray, quad: np.ndarray):
+    """``(n, quad)`` of a ruled lattice (n = 4..9) inside the outline ``quad`` (4, 2) (x, y) of the detection
+    copy (a frame that also holds the title, which the ruled-line finder counts as a grid of another size),
+    or None. The outline is rectified and the n + 1 evenly spaced long strokes across and along it that best
+    make a lattice (as wide as tall, its lines ending at its border) are taken."""
+    gray = gray_of(small)
+    q = np.asarray(quad, np.float64)
+    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    k = FRAME_SIDE / max(w, h, 1.0)
+    width, height = int(round(w * k)), int(round(h * k))
+    pad = 6
+    rect = np.array([[pad, pad], [width + pad, pad], [width + pad, height + pad], [pad, height + pad]], np.float32)
+    to_rect = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), rect)
+    picture = cv2.warpPerspective(gray, to_rect, (width + 2 * pad, height + 2 * pad), flags=cv2.INTER_AREA,
+                                  borderMode=cv2.BORDER_REPLICATE)
+    mask = ink_mask(picture, block=(FRAME_SIDE // 16) | 1, offset=6)
+    reach = FRAME_SIDE // 30
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
+    rows = cv2.blur(horiz.astype(np.float32) / 255.0, (1, 3)).mean(axis=1)
+    cols = cv2.blur(vert.astype(np.float32) / 255.0, (3, 1)).mean(axis=0)
+    across = _even_runs(cols)
+    pairs = [(n, x0, y0, x1, y1) for n, y0, y1 in _even_runs(rows) for m, x0, x1 in across
+             if m == n and 0.75 < (x1 - x0) / (y1 - y0) < 1.33]
+    pairs.sort(key=lambda t: -(t[3] - t[1]) * (t[4] - t[2]))
+    best = None
+    for n, x0, y0, x1, y1 in pairs[:FRAME_TRIES]:
+        score = _lattice_fit(horiz, vert, n, x0, y0, x1, y1)
+        if score >= FRAME_FIT and (best is None or score > best[0]):
+            best = (score, n, x0, y0, x1, y1)
+    if best is None:
+        return None
+    _, n, x0, y0, x1, y1 = best
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+    inner = cv2.perspectiveTransform(corners, np.linalg.inv(to_rect)).reshape(4, 2).astype(np.float32)
+    if same_quad(inner, np.asarray(quad, np.float32)):
+        return None  # the outline is the lattice itself
+    return n, inner
+
+
 class FutoshikiReader:
     kind = "futoshiki"
 
@@ -271,18 +367,22 @@ class FutoshikiReader:
         return [g.candidate() for g in _boxes_in(small)]
 
     def accepts(self, candidate) -> bool:
-        return candidate.size in SIZES or _box_grid(candidate) is not None
+        return candidate.size in FRAMED or _box_grid(candidate) is not None
 
     def read(self, loaded, candidate, engine, *, timer) -> list[GridReading]:
         small, scale = loaded.small, loaded.scale
         grid = _box_grid(candidate, small)
-        n = grid.n if grid is not None else candidate.size
-        if n not in SIZES:
-            return []
+        n, quad = (grid.n, None) if grid is not None else (candidate.size, candidate.quad)
+        if grid is None and n not in SIZES:
+            with timer.stage("frame"):
+                inner = inner_lattice(small, quad)
+            if inner is None:
+                return []
+            n, quad = inner
         with timer.stage("mesh"):
             if grid is None:
                 box = 1.0
-                mesh_small, seen = lattice_mesh(small, candidate.quad, n)
+                mesh_small, seen = lattice_mesh(small, quad, n)
                 if seen < MIN_LINES_SEEN:
                     return []  # no ruled lattice there (a block of text, a picture)
                 pitch_mesh = mesh_small
