@@ -7,10 +7,11 @@ turn; in the upright one
 
 - text runs in rows: the ink's row profile alternates lines and gaps while its column profile is flat;
 - each text line has more ink above its x-height band (ascenders, capitals, digits) than below it
-  (descenders), the asymmetry of Latin script.
+  (descenders), the asymmetry of Latin script; read as the shape of the line's row profile about its centroid
+  (a fitted antisymmetric filter, ``line_vote``), which survives the 4..8 pixel x-heights photos give.
 
     quad -> frame warp -> ink (paper-normalised, ruled lines removed) -> tiles -> per tile: line direction,
-    lines, ascender - descender balance -> votes per quarter turn -> Orientation
+    lines, each line's up / down vote -> votes per quarter turn -> Orientation
 
 Costs a warp of about (n + 2 * MARGIN) * FRAME_CELL pixels a side and a few array passes (a few tens of ms).
 """
@@ -27,10 +28,9 @@ TILE = 4  #: tile side in cells (several text lines, little enough that curl kee
 INK = 0.72  #: a pixel darker than this share of the local paper is ink
 STRIPS = 4  #: vertical strips a tile's lines are straightened by
 SLOPES = np.arange(-3.0, 3.01, 0.5)  #: line slopes tried, pixels per strip
-VOTE = 0.2  #: a line votes up or down when (ascender - descender) / (ascender + descender) ink is at least this
 MIN_LINES = 12  #: text lines that must be measured before an orientation is trusted
 MIN_AGREE = 0.65  #: share of the measured text lines that must run the same way (rows or columns)
-MIN_Z = 3.0  #: (up votes - down votes) / sqrt(lines) needed to tell up from down
+MIN_Z = 3.5  #: (up votes - down votes) / sqrt(lines) needed to tell up from down
 
 
 @dataclass(frozen=True)
@@ -103,11 +103,37 @@ def aligned_profile(tile: np.ndarray, *, strips: int = STRIPS) -> np.ndarray:
     return best
 
 
+#: offsets (line standard deviations) from a text line's centroid at which its profile is sampled above and below
+SHAPE_AT = np.linspace(0.25, 3.0, 12)
+#: weights of (profile above - profile below) at ``SHAPE_AT``: a line whose weighted sum is positive has its tops
+#: up. A logistic fit (no intercept: turning a line over negates it) on 25 000 text lines of generated dev pages
+#: (seeds 10000..), 77 % of lines right there and on 36 000 lines of other pages (seeds 50000..), against 69 % for
+#: the ascender / descender ink balance at the resolutions photos give (x-height 4..8 pixels).
+SHAPE_WEIGHTS = np.array([2.55, 0.49, 1.36, 0.62, -1.4, -2.6, -2.7, 2.61, 2.79, 1.0, 0.79, 0.55])
+
+
+def line_vote(profile: np.ndarray) -> float:
+    """Up (> 0) or down (< 0) evidence of one text line from its row profile (h,) (a run of inked rows and a
+    couple of paper rows either side): the profile in units of the line's own spread about its centroid,
+    the part above against the mirrored part below, weighed by ``SHAPE_WEIGHTS`` (Latin ascenders and
+    capitals above the x-height band outweigh descenders below it; blur and size are normalised away)."""
+    p = profile.astype(np.float64)
+    total = p.sum()
+    if total <= 0:
+        return 0.0
+    y = np.arange(len(p), dtype=np.float64)
+    centre = float((p * y).sum() / total)
+    spread = float(np.sqrt((p * (y - centre) ** 2).sum() / total))
+    q = p / p.max()
+    above = np.interp(centre - spread * SHAPE_AT, y, q, left=0.0, right=0.0)
+    below = np.interp(centre + spread * SHAPE_AT, y, q, left=0.0, right=0.0)
+    return float((above - below) @ SHAPE_WEIGHTS)
+
+
 def line_balance(tile: np.ndarray) -> tuple[float, int]:
-    """(votes up - votes down, lines) over the text lines of ``tile`` (h, w) bool ink read as rows of text.
-    A line's x-height band is its rows holding at least half its busiest row's ink; it votes up when the ink
-    above the band (ascenders, capitals) outweighs the ink below it (descenders) by ``VOTE``, down when the
-    reverse, and abstains otherwise."""
+    """(votes up - votes down, lines) over the text lines of ``tile`` (h, w) bool ink read as rows of text:
+    every line (a run of inked rows of the straightened profile, not cut by the tile's edge) votes by the
+    sign of ``line_vote``."""
     prof = aligned_profile(tile)
     if prof.max() <= 0:
         return 0.0, 0
@@ -117,20 +143,7 @@ def line_balance(tile: np.ndarray) -> tuple[float, int]:
     for a, b in _runs(on):
         if b - a < 4 or a == 0 or b == len(prof):
             continue  # too thin, or cut by the tile's edge
-        p = prof[a:b]
-        core = np.nonzero(p >= 0.5 * p.max())[0]
-        top, bottom = core[0], core[-1] + 1
-        if bottom - top < 2 or (bottom - top) > 0.8 * (b - a) + 1:
-            continue  # no ascender / descender zone to compare (a rule, a block of ink)
-        # third moment about the band's middle: ink far above it (ascenders) against ink far below
-        # (descenders); blur spreads both edges alike and leaves it be
-        y = np.arange(len(p), dtype=np.float32) - (top + bottom - 1) / 2.0
-        cube = p * y ** 3
-        spread = float(np.abs(cube).sum())
-        if spread <= 0:
-            continue
-        vote = -float(cube.sum()) / spread
-        votes += float(np.sign(vote)) if abs(vote) >= VOTE else 0.0
+        votes += float(np.sign(line_vote(prof[max(0, a - 2):b + 2])))
         count += 1
     return votes, count
 

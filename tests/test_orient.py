@@ -71,3 +71,19 @@ def test_a_page_without_text_is_not_decided():
     found = orient.page_turn(page, quad, N)
     assert found.turn is None
     assert not found.sure
+
+
+def test_a_line_votes_up_and_its_flip_votes_down():
+    """A text line's vote has the sign of its tops' direction, and turning the line over negates it exactly."""
+    try:
+        font = ImageFont.truetype(FONT, 12)
+    except OSError:
+        pytest.skip("DejaVu fonts not installed")
+    img = Image.new("L", (400, 24), 255)
+    ImageDraw.Draw(img).text((4, 4), "The ruled grid holds both digits", font=font, fill=0)
+    ink = np.asarray(img) < 128
+    rows = np.nonzero(ink.any(axis=1))[0]
+    profile = ink.sum(axis=1)[rows[0] - 2:rows[-1] + 3]
+    up = orient.line_vote(profile)
+    assert up > 0
+    assert orient.line_vote(profile[::-1]) == pytest.approx(-up)
