@@ -29,6 +29,7 @@ from . import cells as cells_stage
 INK_MID = 0.0045
 INK_SCALE = 0.0006
 SHAPE_GAIN = 12.0
+CORE_AREA = 0.002  #: the least ink (share of pitch**2) of a component that makes a sign (pieces join it)
 LINE_COVER = 0.4  #: a column of the window this much ink is a ruled line (when near where the mesh puts one)
 LINE_NEAR = 0.1  #: ... within this share of a cell
 FAINT = 0.8  #: boxes layout: ink is what is darker than this share of the way from the paper to the ink level
@@ -92,7 +93,7 @@ def _sign_mask(win: np.ndarray, *, pitch: int, box: float) -> np.ndarray:
     count, labels, stats, cents = cv2.connectedComponentsWithStats(w.astype(np.uint8), connectivity=8)
     core = np.zeros(count, bool)
     usable = np.zeros(count, bool)
-    min_area = max(2, 0.0008 * pitch * pitch)
+    min_area = max(2, CORE_AREA * pitch * pitch)
     for i in range(1, count):
         x, y, cw, ch, area = stats[i]
         if y == 0 or y + ch == s_len:
