@@ -22,6 +22,7 @@ DIGIT_HEIGHT = 0.28  #: a digit is at least this share of the cell tall
 #: the interior, and its mass off the centre, is a remnant of the ruled lines whatever its outline (a glyph's
 #: ink lies mostly inside; a big ring, e.g. a Takuzu circle, has its mass at the centre).
 EDGE_BAND, EDGE_SHARE = 0.15, 0.75
+WIDE_TRIM = 0.04  #: a trim to look again with at a glyph running into the usual trimmed margin (``retrim``)
 DOUBT_BAND = 0.08  #: glyph heights this close to DIGIT_HEIGHT are read anyway, with their doubt kept
 
 
@@ -106,17 +107,24 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
     return mask, float(max(rows[-1] - rows[0], cols[-1] - cols[0]) + 1) / size
 
 
-def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False) -> list[list[CellInk]]:
+def _touches_edge(mask: np.ndarray) -> bool:
+    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+
+
+def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False,
+            retrim: float | None = None) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
 
     ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there);
-    ``pairs``: cells may print two glyphs side by side (Sudoku 16x16 numbers 10..16).
+    ``pairs``: cells may print two glyphs side by side (Sudoku 16x16 numbers 10..16); ``retrim`` (e.g.
+    ``WIDE_TRIM``): a glyph running into the trimmed-off margin is looked at again with only this trimmed.
     """
     norm = normalise(gray, cell=cell)
     ink = norm < ink_level(norm)
     dark = float(np.percentile(norm, 1.5))
     stretched = (np.clip((norm - dark) / max(1.0 - dark, 0.1), 0.0, 1.0) * 255).astype(np.uint8)
     cut = max(1, round(trim * cell))
+    wide_cut = max(1, round(retrim * cell)) if retrim is not None else cut
     out: list[list[CellInk]] = []
     for r in range(n):
         row: list[CellInk] = []
@@ -126,6 +134,14 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
             mask, height = _central_glyph(ink[y0:y1, x0:x1], pairs=pairs)
             p_filled = 1.0 / (1.0 + math.exp(-(height - DIGIT_HEIGHT) / 0.025))
             crop = None
+            if height >= DIGIT_HEIGHT - DOUBT_BAND and _touches_edge(mask) and cut > wide_cut:
+                # the glyph runs into the trimmed-off margin (a tall digit, a mesh a little off): look again
+                # with less trimmed, and take that when the glyph is whole there
+                wy0, wx0 = r * cell + wide_cut, c * cell + wide_cut
+                wy1, wx1 = (r + 1) * cell - wide_cut, (c + 1) * cell - wide_cut
+                wide, _ = _central_glyph(ink[wy0:wy1, wx0:wx1], pairs=pairs)
+                if wide.any() and not _touches_edge(wide):
+                    mask, (y0, x0, y1, x1) = wide, (wy0, wx0, wy1, wx1)
             if height >= DIGIT_HEIGHT - DOUBT_BAND:
                 patch = stretched[y0:y1, x0:x1].copy()
                 patch[~cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)] = 255

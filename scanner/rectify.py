@@ -20,9 +20,11 @@ from .grid_find import gray_of, ink_mask, square_corners
 
 FIT_CELL = 32  #: pixels per cell of the square the lines are followed in
 FIT_MARGIN = 0.04  #: share of the side left around the quad there
-#: Grey levels a pixel must lie below the closing of its neighbourhood (across a line) to be on a narrow
-#: stroke: low, as faint thin lines must stay; a wide dark area (a shaded cell) has no dip at all.
-NARROW_DIP = 6.0
+#: Side of the neighbourhood a pixel must be darker than to count as ink on the inner lines, in cells: under a
+#: cell, so a shaded cell is paper inside (only its rim, which lies on the ruled line, shows).
+INK_BLOCK = 0.5
+#: Share of a strip's pixels that must be ink where a line is followed for that station to be trusted.
+CLEAR = 0.45
 
 
 @dataclass
@@ -65,13 +67,16 @@ def _follow(profile_strips: np.ndarray, expected: np.ndarray, *, tol: float) -> 
     return pos, strength
 
 
-def _follow_all(strips: list[np.ndarray], expected: np.ndarray, *, tol: float) -> tuple[np.ndarray, np.ndarray]:
-    """``_follow`` of the inner lines in ``strips[0]`` (narrow strokes) and of the two outer ones in
-    ``strips[1]`` (all the ink)."""
-    pos, _ = _follow(strips[0], expected, tol=tol)
-    _, strength = _follow(strips[1], expected, tol=tol)  # how sure: by all the ink, as for the outer lines
-    ends = [0, len(expected) - 1]
-    pos[ends], strength[ends] = _follow(strips[1], expected[ends], tol=tol)
+def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, *, tol: float,
+                  level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Line positions and strengths (L, K): the inner lines followed in ``strips[0]`` (profiles of the fine
+    ink mask), the two outer ones in ``strips[1]`` (the broad one) and checked against the spacing of the
+    inner lines seen there too (``_regular_ends``)."""
+    pos, strength = _follow(strips[1], expected, tol=tol)
+    pos, strength = _regular_ends(pos, strength, level=level)
+    inner = slice(1, len(expected) - 1)
+    fine_pos, fine_strength = _follow(strips[0], expected, tol=tol)
+    pos[inner], strength[inner] = fine_pos[inner], fine_strength[inner]
     return pos, strength
 
 
@@ -120,16 +125,6 @@ def _smooth_lines(pos: np.ndarray, strength: np.ndarray, expected: np.ndarray, s
     return out
 
 
-def _narrow(square: np.ndarray, ink: np.ndarray, *, across: int, width: float) -> np.ndarray:
-    """(H, W) float32 0/1: the pixels of ``ink`` (uint8 0/255) that lie on a dark stroke narrower than
-    0.6 of ``width`` measured along axis ``across`` (0: rows, so horizontal lines; 1: columns) -- a ruled
-    line, not the edge of a shaded cell or a shadow, which the adaptive threshold also marks as ink."""
-    k = max(3, int(0.6 * width) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (1, k) if across == 0 else (k, 1))
-    dip = cv2.morphologyEx(square, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
-    return ((ink > 0) & (dip >= NARROW_DIP)).astype(np.float32)
-
-
 def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CELL) -> Mesh:
     """The line crossings of the ``n`` x ``n`` grid in ``quad`` (4, 2) (x, y) of ``image`` (H, W[, 3]).
 
@@ -142,10 +137,11 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     side = side_in + 2 * margin
     h = cv2.getPerspectiveTransform(quad.astype(np.float32), square_corners(side, margin=margin))
     square = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    ink = ink_mask(square, block=(2 * cell + 1), offset=6)
+    # inner lines are followed on ink against a small neighbourhood; the outer ones against a wide one (a
+    # thick border, or one along a dark title bar, is ink there through and through)
+    fine = ink_mask(square, block=int(INK_BLOCK * cell) | 1, offset=6).astype(np.float32) / 255.0
+    broad = ink_mask(square, block=(2 * cell + 1), offset=6).astype(np.float32) / 255.0
     step = (side - 1 - 2 * margin) / n
-    row_mask = _narrow(square, ink, across=0, width=step)  # horizontal lines
-    col_mask = _narrow(square, ink, across=1, width=step)  # vertical lines
     expected = margin + step * np.arange(n + 1)
     # strips: one per cell along the line (centre of the strip = station)
     edges = np.round(margin + step * np.arange(n + 1)).astype(int)
@@ -153,18 +149,13 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     # a strip is profiled only near its ends (the line crossings): digits sit in the middle of a cell and
     # would pull the line towards them
     ends = [np.r_[a:a + (b - a) // 4, b - (b - a) // 4:b] for a, b in zip(edges[:-1], edges[1:])]
-    plain = ink.astype(np.float32) / 255.0
-    # inner lines are followed on the narrow strokes only (the edges of shaded cells are not lines); the
-    # outer ones on all the ink (a border may be thick, or run along a dark title bar)
-    row_strips = [cv2.blur(np.stack([m[:, e].mean(axis=1) for e in ends]), (3, 1)) for m in (row_mask, plain)]
-    col_strips = [cv2.blur(np.stack([m[e, :].mean(axis=0) for e in ends]), (3, 1)) for m in (col_mask, plain)]
+    row_strips = [cv2.blur(np.stack([m[:, e].mean(axis=1) for e in ends]), (3, 1)) for m in (fine, broad)]
+    col_strips = [cv2.blur(np.stack([m[e, :].mean(axis=0) for e in ends]), (3, 1)) for m in (fine, broad)]
     tol = 0.3 * step
-    hy, hs = _follow_all(row_strips, expected, tol=tol)  # horizontal lines: y at each column station
-    vx, vs = _follow_all(col_strips, expected, tol=tol)  # vertical lines: x at each row station
-    hy, hs = _regular_ends(hy, hs)
-    vx, vs = _regular_ends(vx, vs)
-    hy = _smooth_lines(hy, hs, expected, stations, level=0.45)
-    vx = _smooth_lines(vx, vs, expected, stations, level=0.45)
+    hy, hs = _follow_lines(row_strips, expected, tol=tol, level=CLEAR)  # horizontal lines: y at column stations
+    vx, vs = _follow_lines(col_strips, expected, tol=tol, level=CLEAR)  # vertical lines: x at row stations
+    hy = _smooth_lines(hy, hs, expected, stations, level=CLEAR)
+    vx = _smooth_lines(vx, vs, expected, stations, level=CLEAR)
     # crossings: horizontal line i at x = vertical line k's x near that row (two fixed-point rounds)
     hcoef = [np.polyfit(stations, hy[i], 2) for i in range(n + 1)]
     vcoef = [np.polyfit(stations, vx[k], 2) for k in range(n + 1)]

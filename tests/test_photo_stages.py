@@ -163,3 +163,14 @@ def test_ruled_lines_meeting_in_a_cell_corner_are_no_mark_but_a_ring_is():
     cv2.circle(ring, (24, 24), 18, 20, 3)
     assert cells.measure(corner, 1, cell=cell)[0][0].p_filled < 0.1
     assert cells.measure(ring, 1, cell=cell)[0][0].p_filled > 0.9
+
+
+def test_a_glyph_running_into_the_trimmed_margin_is_looked_at_again_whole():
+    cell = 48
+    picture = np.full((cell, cell), 235, np.uint8)
+    picture[3:44, 17:31] = 20  # a tall glyph reaching past the usual 10 % trim at both ends
+    trimmed = cells.measure(picture, 1, cell=cell)[0][0]
+    whole = cells.measure(picture, 1, cell=cell, retrim=cells.WIDE_TRIM)[0][0]
+    dark_rows = lambda crop: int((crop < 128).any(axis=1).sum())  # noqa: E731
+    assert dark_rows(whole.crop) > dark_rows(trimmed.crop)
+    assert trimmed.p_filled == whole.p_filled  # the decision filled / empty does not change

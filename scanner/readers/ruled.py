@@ -22,6 +22,10 @@ SMALL_ENOUGH = 1.2
 WIDE = "0123456789"  #: symbols always asked about, whatever the puzzle's alphabet
 #: Share of an engine's "empty" vote believed for a cell whose ink shows a glyph (``cells.combine``).
 DOT_TRUST = 0.3
+#: A confidently read grid is still read turned when a sample of TURN_SAMPLE of its inked cells reads within
+#: TURN_MARGIN (mean log-probability) as well turned (``_turn_reads_as_well``).
+TURN_SAMPLE, TURN_MARGIN = 12, 0.15
+TURN_CHECKED = -0.02  #: ... unless it reads almost perfectly upright (fit above this)
 #: Share of a cell trimmed off each side before looking for ink when a cell may hold two glyphs side by side
 #: (they come closer to the lines than one; ``cells.measure`` trims 0.1 by default).
 PAIR_TRIM = 0.07
@@ -54,7 +58,8 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
             source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
         picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
     with timer.stage("ink"):
-        inks = cells_stage.measure(picture, n, cell=cell, **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
+        inks = cells_stage.measure(picture, n, cell=cell, retrim=cells_stage.WIDE_TRIM,
+                                   **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
     mesh_full = mesh_small.scaled(1.0 / scale)
@@ -118,6 +123,27 @@ def orientations(inks, engine, *, alphabet: str, values: tuple, sure: float = -0
     opts = dict(alphabet=alphabet, values=values, crops_reader=crops_reader)
     cands = read_cells(inks, engine, **opts)
     out = [(0, cands)]
-    if fit_of(cands) < sure:
+    fit = fit_of(cands)
+    if fit < sure or (fit < TURN_CHECKED and _turn_reads_as_well(inks, engine, **opts)):
         out += [(q, read_cells(_turn(inks, q), engine, **opts)) for q in (1, 2, 3)]
     return out
+
+
+def _turn_reads_as_well(inks, engine, *, sample: int = TURN_SAMPLE, margin: float = TURN_MARGIN, **opts) -> bool:
+    """Whether a sample of the inked cells (up to ``sample``, spread over the grid) reads about as well
+    (within ``margin`` of mean log-probability) turned by 90, 180 or 270 degrees as upright: some prints read
+    confidently on their side (a 5 lying down), so a good upright fit alone does not settle the turn."""
+    n = len(inks)
+    inked = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
+    if not inked:
+        return False
+    chosen = [inked[i] for i in np.linspace(0, len(inked) - 1, min(sample, len(inked))).round().astype(int)]
+    reader = opts["crops_reader"] or engine_read
+    fits = []
+    for q in (0, 1, 2, 3):
+        crops = [np.ascontiguousarray(np.rot90(inks[r][c].crop, k=-q)) for r, c in chosen]
+        got = reader(engine, crops, alphabet=opts["alphabet"])
+        fits.append(fit_of([[cells_stage.combine(inks[r][c], reading, alphabet=opts["alphabet"], values=opts["values"],
+                                                 renormalise=False, dot_trust=DOT_TRUST)
+                             for (r, c), reading in zip(chosen, got)]]))
+    return max(fits[1:]) >= fits[0] - margin
