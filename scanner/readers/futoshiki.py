@@ -283,20 +283,23 @@ def _even_runs(profile: np.ndarray, sizes=SIZES) -> list[tuple[int, float, float
             groups.append([i])
     pos = np.array([float(np.mean(g)) for g in groups])
     runs = []
-    for a in range(len(pos)):
-        for b in range(a + 4, len(pos)):
-            span = pos[b] - pos[a]
-            for n in sizes:
-                step = span / n
-                if step < 8:
-                    continue
-                want = pos[a] + step * np.arange(n + 1)
-                if (np.abs(pos[None, :] - want[:, None]).min(axis=1) > 0.1 * step).any():
-                    continue
-                mids = want[:-1] + step / 2
-                if (np.abs(pos[None, :] - mids[:, None]).min(axis=1) < 0.25 * step).any():
-                    continue
-                runs.append((n, float(pos[a]), float(pos[b])))
+    if len(pos) < 2:
+        return runs
+
+    def nearest(x: np.ndarray) -> np.ndarray:  # distance from each of x to the closest peak
+        i = np.clip(np.searchsorted(pos, x), 1, len(pos) - 1)
+        return np.minimum(np.abs(pos[i - 1] - x), np.abs(pos[i] - x))
+
+    a, b = np.triu_indices(len(pos), 4)
+    for n in sizes:
+        step = (pos[b] - pos[a]) / n
+        ok = step >= 8
+        k = np.arange(n + 1)
+        want = pos[a][:, None] + step[:, None] * k[None, :]
+        ok &= (nearest(want) <= 0.1 * step[:, None]).all(axis=1)
+        mids = want[:, :-1] + step[:, None] / 2
+        ok &= (nearest(mids) >= 0.25 * step[:, None]).all(axis=1)
+        runs += [(n, float(pos[i]), float(pos[j])) for i, j in zip(a[ok], b[ok])]
     return runs
 
 
@@ -311,7 +314,7 @@ def _lattice_fit(horiz: np.ndarray, vert: np.ndarray, n: int, x0: float, y0: flo
             band = lines[:, max(0, c - 2):c + 3].max(axis=1) > 0
             a, b = int(round(lo)), int(round(hi))
             inside.append(band[a:b + 1].mean())
-            beyond = np.r_[band[max(0, a - int(step)):a], band[b + 1:b + 1 + int(step)]]
+            beyond = np.concatenate([band[max(0, a - int(step)):a], band[b + 1:b + 1 + int(step)]])
             outside.append(beyond.mean() if len(beyond) else 0.0)
         return float(np.mean(inside) - np.mean(outside))
 
