@@ -37,12 +37,14 @@ MIN_Z = 3.5  #: (up votes - down votes) / sqrt(lines) needed to tell up from dow
 class Orientation:
     """``turn``: quarter turns (0..3) the page is turned clockwise in the image (1: the tops of the letters
     point right), None when the text does not tell surely; ``agree``: share of the text running the chosen
-    way; ``z``: up / down evidence, (votes for - votes against) / sqrt(lines); ``lines``: text lines measured."""
+    way; ``z``: up / down evidence, (votes for - votes against) / sqrt(lines); ``lines``: text lines measured;
+    ``leaning``: the turn the evidence points to, sure or not."""
 
     turn: int | None
     agree: float
     z: float
     lines: int
+    leaning: int = 0
 
     @property
     def sure(self) -> bool:
@@ -191,4 +193,5 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     z = float(votes[axis] / np.sqrt(lines)) if lines else 0.0
     turn = (0 if z > 0 else 2) if axis == 0 else (1 if z > 0 else 3)
     sure = lines >= MIN_LINES and agree >= MIN_AGREE and abs(z) >= MIN_Z
-    return Orientation(turn if sure else None, round(agree, 3), round(z, 2), lines)
+    return Orientation(turn if sure else None, round(agree, 3), round(z, 2), lines, turn)
+

@@ -122,3 +122,19 @@ def test_digit_turns_close_together_are_left_to_the_page_or_the_rules():
     assert sorted(q for _, q, _ in close) == [0, 2]
     assert [q for _, q, _ in takuzu.plausible_turns(close, 2)] == [2]
     assert [q for _, q, _ in takuzu.plausible_turns(read(-9.0, -40.0, -0.5, -50.0), None)] == [2]  # clear
+
+
+@pytest.mark.parametrize("seed", [14, 15])  # a page whose text tells the turn, and one whose text does not
+def test_a_turned_circle_print_never_claims_a_wrong_turn(tmp_path, seed):
+    """Circles look alike every way up: the record either gives the page's turn (the text tells it) and the
+    puzzle as printed, or says the turn is unknown and gives the puzzle as seen in the photo."""
+    path = write_sample(tmp_path, f"takuzu_{seed}", "takuzu", seed=seed, size=8, mode="photo", turn=180, two=False,
+                        style={"symbols": CIRCLES}, long_side=1400)
+    rec = scan_photo(path, kind="takuzu", out_dir=tmp_path)[0]
+    truth = _truth(path)
+    assert rec["status"] == "solved"
+    if rec["turn_known"]:
+        assert rec["turn"] == 180 and rec["givens"] == truth["givens"]
+    else:
+        assert rec["turn"] == 0
+        assert rec["givens"] == [row[::-1] for row in truth["givens"][::-1]]

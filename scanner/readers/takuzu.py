@@ -8,7 +8,7 @@ black (1) circles.
 
 The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
 same every way up, so the text of the page around the grid decides (``scanner.orient``); when it cannot
-tell surely, the grid is given as seen in the photo (turn 0; the overlay is right either way).
+tell surely, the grid is given as seen in the photo (turn 0, ``turn_known`` false; the overlay is right either way).
 Digits decide the turn alone when one turn reads clearly best; a 0 and a 1 can look alike upside down, so
 when another turn comes close the page's text decides, and when it cannot, every close turn is returned:
 Takuzu's rules hold in every turn, so they all solve and the photo is reported unreadable, not upside down.
@@ -30,7 +30,30 @@ SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
 DIGITS = "0123456789"  #: what the engine is asked to tell apart (only 0 and 1 are Takuzu values)
 UPRIGHT_PRIOR = 2.3  #: log-odds that a puzzle is photographed as printed rather than turned (a tie-break)
+OUTER_SLACK = 0.3  #: share of a cell an outer crossing may lie off the spacing of the inner ones
 GLYPHS_CIRCLES = {"0": "white circle", "1": "black circle"}  #: how a circle print's labels are drawn
+
+
+def regular_outer(mesh: rectify.Mesh, *, slack: float = OUTER_SLACK) -> rectify.Mesh:
+    """``mesh`` with its outer crossings checked against the inner ones: along every line across the grid, a
+    first or last crossing lying off the quadratic (perspective, curl) through the others by more than
+    ``slack`` of the local cell is put on it. Shaded givens and marks beside the border, or a page edge or
+    shadow, can pull an outer ruled line a cell away while the inner lines are found right."""
+    n = mesh.n
+    pts = mesh.points.copy()
+    if n < 4:
+        return mesh
+    index = np.arange(n + 1, dtype=np.float64)
+    for axis in (0, 1):
+        lines = pts if axis == 0 else pts.transpose(1, 0, 2)  # lines[i, k]: crossing k along line i
+        for i in range(n + 1):
+            for end, inner in ((0, slice(1, n + 1)), (n, slice(0, n))):
+                coef = np.polyfit(index[inner], lines[i, inner], 2)  # (3, 2): x and y along the line
+                want = np.array([np.polyval(coef[:, j], index[end]) for j in (0, 1)])
+                step = float(np.linalg.norm(lines[i, 1] - lines[i, 2] if end == 0 else lines[i, n - 1] - lines[i, n - 2]))
+                if np.linalg.norm(lines[i, end] - want) > slack * step:
+                    lines[i, end] = want
+    return rectify.Mesh(n, pts)
 
 
 def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
@@ -38,7 +61,7 @@ def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
     n = cand.size
     small, scale = loaded.small, loaded.scale
     with timer.stage("mesh"):
-        mesh_small = rectify.fit_mesh(small, cand.quad, n)
+        mesh_small = regular_outer(rectify.fit_mesh(small, cand.quad, n))
     with timer.stage("dewarp"):
         side_small = float(np.linalg.norm(mesh_small.quad[0] - mesh_small.quad[2])) / 1.414
         if side_small >= 1.2 * n * cell or scale >= 1.0:
@@ -107,17 +130,19 @@ def plausible_turns(readings: list, page: int | None) -> list:
     return chosen or close
 
 
-def page_quarter(loaded, mesh_small, n: int, *, timer) -> int | None:
-    """Quarter turns clockwise that make the page around the grid upright, from its text (``scanner.orient``);
-    None when the text does not tell surely. Read from the detection copy when it has ``orient.FRAME_CELL``
-    pixels per cell, else from the full picture."""
+def page_orientation(loaded, mesh_small, n: int, *, timer) -> orient.Orientation:
+    """The page's ``orient.Orientation`` from the text around the grid. Read from the detection copy when it
+    has ``orient.FRAME_CELL`` pixels per cell, else from the full picture."""
     with timer.stage("orient"):
         quad = np.asarray(mesh_small.quad, np.float64)
         per_cell = float(np.linalg.norm(quad[0] - quad[2])) / (1.414 * n)
         if per_cell >= orient.FRAME_CELL or loaded.scale >= 1.0:
-            found = orient.page_turn(loaded.small, quad, n)
-        else:
-            found = orient.page_turn(loaded.image, quad / loaded.scale, n)
+            return orient.page_turn(loaded.small, quad, n)
+        return orient.page_turn(loaded.image, quad / loaded.scale, n)
+
+
+def page_quarter(found: orient.Orientation) -> int | None:
+    """Quarter turns clockwise that make the page upright, None when its text does not tell surely."""
     return None if found.turn is None else (-found.turn) % 4
 
 
@@ -151,19 +176,24 @@ class TakuzuReader:
             marks = [[circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=READ_CELL)) if ink.crop is not None else None
                       for c, ink in enumerate(row)] for r, row in enumerate(inks)]
             glyphs: dict = {}
+            turn_known = True
             if circles.is_circle_grid([m for row in marks for m in row]):
                 glyphs = GLYPHS_CIRCLES
                 cands = [[circle_candidates(ink, m) for ink, m in zip(ir, mr)] for ir, mr in zip(inks, marks)]
-                quarter = page_quarter(loaded, mesh_small, n, timer=timer) or 0
-                chosen = [(0.0, quarter, _turned(cands, quarter))]
+                # circles look alike every way up: the page's text tells the turn, or it stays unknown and the
+                # grid is given as seen (drawn right in the photo either way)
+                quarter = page_quarter(page_orientation(loaded, mesh_small, n, timer=timer))
+                turn_known = quarter is not None
+                chosen = [(0.0, quarter or 0, _turned(cands, quarter or 0))]
             else:
                 chosen = plausible_turns(read_digits(inks, engine), None)
                 if len(chosen) > 1:  # the digits cannot tell the turn: ask the page
-                    chosen = plausible_turns(chosen, page_quarter(loaded, mesh_small, n, timer=timer))
+                    found = page_orientation(loaded, mesh_small, n, timer=timer)
+                    chosen = plausible_turns(chosen, page_quarter(found))
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)
         return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
                             picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
-                            glyphs=dict(glyphs))
+                            glyphs=dict(glyphs), turn_known=turn_known)
                 for _, quarter, cands in chosen]
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
