@@ -138,3 +138,18 @@ def test_a_turned_circle_print_never_claims_a_wrong_turn(tmp_path, seed):
     else:
         assert rec["turn"] == 0
         assert rec["givens"] == [row[::-1] for row in truth["givens"][::-1]]
+
+
+def test_an_outer_line_pulled_off_the_grid_is_put_back_on_the_inner_spacing():
+    """A mesh whose left border was pulled most of a cell outwards at its top (a shaded given, the page's
+    edge) gets its outer crossings back where the evenly spaced inner lines put them; a right mesh is kept."""
+    from scanner.rectify import Mesh
+
+    n, cell = 8, 30.0
+    k = np.arange(n + 1) * cell
+    right = Mesh(n, np.stack(np.meshgrid(k + 100.0, k + 50.0), axis=-1))
+    pulled = right.points.copy()
+    pulled[:3, 0, 0] -= [25.0, 18.0, 12.0]  # the left line's top crossings (x) pulled outwards
+    fixed = takuzu.regular_outer(Mesh(n, pulled))
+    assert np.abs(fixed.points - right.points).max() < 1e-6
+    assert np.abs(takuzu.regular_outer(right).points - right.points).max() < 1e-9
