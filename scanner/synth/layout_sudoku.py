@@ -1,6 +1,8 @@
 """A printed Sudoku: ruled cells, box borders (clearly or barely thicker), givens, optional shading."""
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 from PIL import ImageDraw
 
@@ -8,12 +10,32 @@ from . import fonts, ink
 from solver.puzzle import Puzzle
 
 
+#: Share of 16x16 prints that give 10..16 as the letters A..G (the rest print the numbers 10..16).
+LETTER_SHARE = 0.5
+LETTERS = "ABCDEFG"  #: printed for 10..16 in a letter print (the text format's 1-9A-G)
+
+
+def _symbol_style(puzzle: Puzzle) -> str:
+    """How a 16x16 print writes 10..16: "letters" or "numbers". Drawn from its own random stream (seeded by the
+    puzzle's givens, themselves fixed by the image's seed), so that adding this choice left every other random
+    draw, hence every existing seed's image, as it was."""
+    key = "".join(f"{v or 0:x}" for row in puzzle.givens for v in row).encode()
+    return "letters" if np.random.default_rng(zlib.crc32(key)).random() < LETTER_SHARE else "numbers"
+
+
+def printed(value: int, style: dict) -> str:
+    """The text printed for ``value`` in a grid of ``style``."""
+    if value >= 10 and style.get("symbols") == "letters":
+        return LETTERS[value - 10]
+    return str(value)
+
+
 def random_style(rng: np.random.Generator, puzzle: Puzzle) -> dict:
     font = fonts.pick(rng, serif=bool(rng.random() < 0.35), bold=bool(rng.random() < 0.45),
                       condensed=None if rng.random() < 0.3 else False)
     barely = rng.random() < 0.25
     thin = float(rng.uniform(0.12, 0.35))
-    return {
+    style = {
         "layout": "ruled",
         "font": font.name if font else None, "font_tags": font.tags() if font else [],
         "_font_path": font.path if font else None,
@@ -27,6 +49,9 @@ def random_style(rng: np.random.Generator, puzzle: Puzzle) -> dict:
         "shade": list(ink.shade(rng, colour=bool(rng.random() < 0.4))),
         "line_grey": int(rng.integers(0, 90)) if rng.random() < 0.3 else 0,
     }
+    if puzzle.size > 9:
+        style["symbols"] = _symbol_style(puzzle)
+    return style
 
 
 def render(canvas, puzzle: Puzzle, style: dict, *, x: float, y: float, side: float, ppm: float) -> list[list[float]]:
@@ -65,5 +90,5 @@ def render(canvas, puzzle: Puzzle, style: dict, *, x: float, y: float, side: flo
         for c in range(n):
             v = puzzle.givens[r][c]
             if v is not None:
-                ink.text_centred(draw, str(v), font, (xs[c] + xs[c + 1]) / 2, (ys[r] + ys[r + 1]) / 2)
+                ink.text_centred(draw, printed(v, style), font, (xs[c] + xs[c + 1]) / 2, (ys[r] + ys[r + 1]) / 2)
     return [[xs[0], ys[0]], [xs[n], ys[0]], [xs[n], ys[n]], [xs[0], ys[n]]]
