@@ -66,18 +66,23 @@ def frame(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_CELL
                                borderMode=cv2.BORDER_CONSTANT, borderValue=255)
 
 
+#: ceil(INK * max(paper, 1)) for every uint8 paper level (the darkest gray that is not ink, plus one)
+_INK_LEVELS = np.ceil(np.float32(INK) * np.maximum(np.arange(256, dtype=np.float32), np.float32(1.0))).astype(np.uint8)
+
+
 def ink(gray: np.ndarray, *, cell: int) -> np.ndarray:
     """(H, W) bool ink of a frame picture: darker than ``INK`` of the local paper, with long ruled lines
     (longer than two cells) taken out."""
     k = int(cell) | 1
     paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.blur(paper, (k, k)).astype(np.float32)
-    mask = (gray.astype(np.float32) < INK * np.maximum(paper, 1.0)).astype(np.uint8)
+    paper = cv2.blur(paper, (k, k))  # uint8
+    # gray < INK * paper for whole-number gray is gray < ceil(INK * paper): one table look-up per pixel
+    mask = cv2.compare(gray, cv2.LUT(paper, _INK_LEVELS), cv2.CMP_LT)  # 255 = ink
     long = 2 * cell
     lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (long, 1)))
     lines |= cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, long)))
     lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
-    return (mask & (1 - lines)).astype(bool)
+    return cv2.bitwise_and(mask, cv2.bitwise_not(lines)) > 0
 
 
 def _runs(on: np.ndarray) -> list[tuple[int, int]]:
@@ -93,16 +98,10 @@ def aligned_profile(tile: np.ndarray, *, strips: int = STRIPS) -> np.ndarray:
     h, w = tile.shape
     step = w // strips
     parts = np.stack([tile[:, i * step:(i + 1) * step].sum(axis=1) for i in range(strips)]).astype(np.float32)
-    best, best_score = parts.sum(axis=0), -1.0
-    centre = (strips - 1) / 2.0
-    for slope in SLOPES:
-        total = np.zeros(h, np.float32)
-        for i in range(strips):
-            total += np.roll(parts[i], -int(round(slope * (i - centre))))
-        score = float((total * total).sum())
-        if score > best_score:
-            best, best_score = total, score
-    return best
+    shifts = np.round(SLOPES[:, None] * (np.arange(strips) - (strips - 1) / 2.0)).astype(int)  # (slopes, strips)
+    rows = (np.arange(h)[None, None, :] + shifts[:, :, None]) % h  # strip i's row y + shift, wrapped
+    totals = parts[np.arange(strips)[None, :, None], rows].sum(axis=1)  # (slopes, h)
+    return totals[int(np.argmax((totals * totals).sum(axis=1)))]
 
 
 #: offsets (line standard deviations) from a text line's centroid at which its profile is sampled above and below
