@@ -20,7 +20,9 @@ CHECK_SIDE = 480  #: side of the square a candidate is rectified to for the line
 CHECK_MARGIN = 0.03  #: share of the side left around the quad in the check square (so border lines show whole)
 MIN_AREA_FRACTION = 0.02  #: candidates smaller than this share of the image are ignored
 LINE_OFFSET = 3.0  #: ink threshold offset for finding long strokes: faint thin lines count (specks go by length)
+INNER_SHARE = 0.3  #: a quad inside a confirmed grid is checked too when it has this share of its area
 LINE_LEVEL = 0.55  #: share of a row (column) that must be ink for it to count as a ruled line
+WEAK_LEVEL = 0.45  #: the same when no size fits at LINE_LEVEL
 
 
 @dataclass
@@ -179,8 +181,8 @@ def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float]
         # a midway peak is a line only when it is nearly as strong as the real lines: digits stacked in a
         # column (givens in every row) fill much of it, yet less than a ruled line does
         strong = max(level, 0.8 * float(np.median(inner))) if inner.size else level
-        spurious = (mids >= strong).mean()
-        if present >= 0.85 and spurious <= 0.1 and peaks[:, [0, -1]].min() >= level * 0.8:
+        spurious = int((mids >= strong).sum())  # one stray (a bold digit, show-through) is borne even at n = 4
+        if present >= 0.85 and spurious <= max(1.0, 0.2 * n) and peaks[:, [0, -1]].min() >= level * 0.8:
             score = float(inner.mean() - mids.mean())
             if n > best[0]:
                 best = (n, score)
@@ -193,7 +195,10 @@ def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, floa
     square = rectify_square(gray, quad, side=CHECK_SIDE, margin=margin)
     mask = ink_mask(square, block=(CHECK_SIDE // 16) | 1, offset=6)
     rows, cols = line_profiles(mask)
-    n, score = count_cells(rows, cols, span=(margin, CHECK_SIDE - 1 - margin), sizes=sizes)
+    span = (margin, CHECK_SIDE - 1 - margin)
+    n, score = count_cells(rows, cols, span=span, sizes=sizes)
+    if n == 0:  # thin lines blurred or shrunk to faint ones in the detection copy (a 16x16 grid's)
+        n, score = count_cells(rows, cols, span=span, sizes=sizes, level=WEAK_LEVEL)
     return n, score, (rows, cols)
 
 
@@ -292,6 +297,119 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
     return [q for _, q in out[:limit]]
 
 
+SEARCH_MARGIN = 0.12  #: share of the side looked at around a rejected outline for a lattice (a row cut off)
+SEARCH_OUTLINES = 3  #: the largest rejected outlines searched for a lattice inside or around them
+SEARCH_TRIES = 3  #: lattices proposed (and checked) per searched outline
+SEARCH_SCORE = 0.35  #: least ``check`` score of a lattice found by searching (many are proposed)
+RUN_LEVEL = 0.25  #: a profile peak is a line when it has this share of the profile's strongest line ink
+
+
+def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: int = 2) -> list[tuple[int, float, float, float]]:
+    """Every ``(n, first, last, strength)``: n + 1 evenly spaced peaks of a line-ink ``profile`` (S,) from
+    ``first`` to ``last`` with no peak midway between them; ``strength`` = the mean profile at the lines.
+    ``edge``: how far the profile's peaks were widened either side (its lines' reach)."""
+    level = max(0.1, RUN_LEVEL * float(profile.max()))
+    top = (profile >= level) & (profile >= np.roll(profile, 1)) & (profile >= np.roll(profile, -1))
+    idx = np.nonzero(top[1:-1])[0] + 1
+    if len(idx) < 3:
+        return []
+    # a thick line or a flat top gives neighbouring maxima: one peak each; a wide plateau is a dark block
+    # (a title bar, a shaded row) whose edges may be lines: a peak at each end (``edge`` in from it)
+    breaks = np.nonzero(np.diff(idx) > 3)[0] + 1
+    pos = []
+    for g in np.split(idx, breaks):
+        if g[-1] - g[0] > 4 * edge + 4:
+            pos += [g[0] + edge, g[-1] - edge]
+        else:
+            pos.append(float(g.mean()))
+    pos = np.array(pos, dtype=np.float64)
+    if len(pos) < 3:
+        return []
+
+    # midway between lines no peak may be nearly as strong as a line (a column of 1s makes a weak one)
+    height = profile[np.clip(np.round(pos).astype(int), 0, len(profile) - 1)]
+    strong = np.concatenate([[-1e9], pos[height >= 0.5 * profile.max()], [1e9]])
+
+    def nearest(x: np.ndarray, at: np.ndarray = pos) -> np.ndarray:  # distance from each x to the closest peak
+        i = np.clip(np.searchsorted(at, x), 1, len(at) - 1)
+        return np.minimum(np.abs(at[i - 1] - x), np.abs(at[i] - x))
+
+    a, b = np.triu_indices(len(pos), 2)
+    runs = []
+    for n in sizes:
+        step = (pos[b] - pos[a]) / n
+        ok = step >= min_step
+        if not ok.any():
+            continue
+        ia, ib, st = a[ok], b[ok], step[ok]
+        want = pos[ia][:, None] + st[:, None] * np.arange(n + 1)[None, :]
+        good = (nearest(want) <= np.maximum(1.5, 0.12 * st[:, None])).all(axis=1)
+        good &= (nearest(want[:, :-1] + st[:, None] / 2, strong) >= 0.25 * st[:, None]).all(axis=1)
+        for i, j, row in zip(ia[good], ib[good], want[good]):
+            strength = float(profile[np.clip(np.round(row).astype(int), 0, len(profile) - 1)].mean())
+            runs.append((n, float(pos[i]), float(pos[j]), strength))
+    return runs
+
+
+def _runs_on(lines: np.ndarray, n: int, first: float, last: float, lo: float, hi: float) -> bool:
+    """Whether the n - 1 inner lines of a lattice, at ``first`` .. ``last`` across ``lines`` (S, S) uint8 line
+    ink (columns: the lines run down), mostly run on beyond its ends ``lo`` / ``hi`` (a cell's length on)."""
+    step = (last - first) / n
+    size = lines.shape[0]
+    a0, a1 = int(round(lo - 0.8 * step)), int(round(lo - 0.2 * step))
+    b0, b1 = int(round(hi + 0.2 * step)), int(round(hi + 0.8 * step))
+    for s0, s1 in ((a0, a1), (b0, b1)):
+        s0, s1 = max(0, s0), min(size, s1)
+        if s1 - s0 < 2:
+            continue
+        def share(at: float) -> float:
+            c = int(round(at))
+            return float((lines[s0:s1, max(0, c - 2):c + 3].max(axis=1) > 0).mean())
+
+        on = np.mean([share(first + i * step) for i in range(1, n)])
+        between = np.mean([share(first + (i + 0.5) * step) for i in range(n)])
+        if on - between > 0.4:  # (a block of ink there, a title bar, is no line running on)
+            return True
+    return False
+
+
+def lattices_near(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, tries: int = SEARCH_TRIES) -> list[np.ndarray]:
+    """Quads (4, 2) (x, y) of ruled lattices proposed in and just around the outline ``quad`` of ``gray``
+    (H, W), likeliest first: n + 1 evenly spaced long strokes across and n + 1 along it. An outline that
+    also holds a title or a text frame, or a cluster of cells missing a row, has its grid among them
+    (to be confirmed by ``check``)."""
+    side = CHECK_SIDE
+    margin = SEARCH_MARGIN * side
+    square = rectify_square(gray, quad, side=side, margin=margin)
+    mask = ink_mask(square, block=(side // 16) | 1, offset=6)
+    reach = side // 30
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
+    rows = cv2.dilate(horiz, np.ones((5, 1), np.uint8)).mean(axis=1) / 255.0
+    cols = cv2.dilate(vert, np.ones((1, 5), np.uint8)).mean(axis=0) / 255.0
+    across = even_runs(cols, sizes=sizes, edge=2)
+    if not across:
+        return []
+    best: dict[int, tuple] = {}
+    for n, y0, y1, sy in even_runs(rows, sizes=sizes, edge=2):
+        for m, x0, x1, sx in across:
+            if m != n or not 0.5 < (x1 - x0) / (y1 - y0) < 2.0:
+                continue
+            if _runs_on(vert, n, x0, x1, y0, y1) or _runs_on(horiz.T, n, y0, y1, x0, x1):
+                continue  # inner lines running on past the lattice: a lattice shifted off the grid
+            key = (x1 - x0) * (y1 - y0) * min(sx, sy)
+            if n not in best or key > best[n][0]:
+                best[n] = (key, x0, y0, x1, y1)
+    chosen = sorted(best.values(), key=lambda t: -t[0])[:tries]
+    to_square = cv2.getPerspectiveTransform(quad.astype(np.float32), square_corners(side, margin=margin))
+    back = np.linalg.inv(to_square)
+    out = []
+    for _, x0, y0, x1, y1 in chosen:
+        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+        out.append(cv2.perspectiveTransform(corners, back).reshape(4, 2).astype(np.float32))
+    return out
+
+
 def same_quad(a: np.ndarray, b: np.ndarray, *, tol: float = 0.03) -> bool:
     """True when every corner of ``a`` and ``b`` (4, 2) agrees within ``tol`` of the diagonal."""
     size = np.linalg.norm(a[0] - a[2])
@@ -313,24 +431,78 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     for lines_only in (False, True):
         clusters += [q for q in cell_cluster_quads(gray, lines_only=lines_only)
                      if not any(same_quad(q, o, tol=0.005) for o in outlines + clusters)]
-    # largest first; a quad inside a confirmed grid (one of its boxes or cells) is not even checked
+    # largest first; a quad inside a confirmed grid (one of its boxes or cells) is not even checked, unless it
+    # is large beside it (the confirmed one may be a frame whose lines happen to fit another size)
     order = sorted(outlines + clusters, key=lambda q: -float(cv2.contourArea(q)))
     kept: list[Candidate] = []
+    rejected: list[np.ndarray] = []
     for quad in order:
-        if any(_inside(quad, k.quad) for k in kept):
+        area = float(cv2.contourArea(quad))
+        host = [k for k in kept if _inside(quad, k.quad)]
+        if any(area < INNER_SHARE * k.area for k in host):
             continue
         n, score, lines = check(gray, quad, sizes=sizes)
         if n == 0:
+            if not host:
+                rejected.append(quad)
             continue
-        cand = Candidate(quad=quad, size=n, score=score, area=float(cv2.contourArea(quad)), lines=lines)
-        twin = next((i for i, k in enumerate(kept) if overlap(quad, k.quad) >= 0.7), None)
-        if twin is None:
-            kept.append(cand)
-        elif score > kept[twin].score + 0.1:
-            # two outlines of one grid (one joined to a title bar or a shadow): the one whose lines fall
-            # where the cells say wins
-            kept[twin] = cand
+        _keep(kept, Candidate(quad=quad, size=n, score=score, area=area, lines=lines))
+    # an outline with no grid of its own may hold one with a title or a text frame, or be a grid's cells
+    # missing a row: the evenly spaced lattices in and around it are checked like outlines
+    searched = 0
+    for quad in rejected:
+        if searched >= SEARCH_OUTLINES:
+            break
+        if any(overlap(quad, k.quad) >= 0.7 or _inside(k.quad, quad) for k in kept):
+            continue  # an outline of a found grid, or a frame (the page) around one
+        searched += 1
+        frames = [quad]
+        if not _parallelogram(quad):
+            # a grid joined to a wider title bar makes a trapezoid of an outline, which tilts the grid's lines
+            # when rectified: its bounding rectangle keeps them straight
+            frames.append(order_corners(cv2.boxPoints(cv2.minAreaRect(quad.reshape(-1, 1, 2)))))
+        for frame in frames:
+            if _search(gray, frame, kept, sizes=sizes):
+                break
+    kept.sort(key=lambda k: -k.area)
     return kept
+
+
+def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes) -> bool:
+    """Check the lattices proposed in and around ``frame`` (``lattices_near``); the first confirmed one that
+    lies on no found grid is kept (``_keep``). Returns whether one was."""
+    for inner in lattices_near(gray, frame, sizes=sizes):
+        if not _sides_ok(inner) or cv2.contourArea(inner) < MIN_AREA_FRACTION * gray.size:
+            continue
+        if any(_shared(inner, k.quad) > 0.2 for k in kept):
+            continue  # puzzles do not overlap: a lattice partly on a found grid is that grid shifted
+        n, score, lines = check(gray, inner, sizes=sizes)
+        if n and score >= SEARCH_SCORE:
+            _keep(kept, Candidate(quad=inner, size=n, score=score, area=float(cv2.contourArea(inner)), lines=lines))
+            return True
+    return False
+
+
+def _parallelogram(quad: np.ndarray, *, tol: float = 0.1) -> bool:
+    """Whether the opposite sides of ``quad`` (4, 2) agree within ``tol`` of their length (a photographed
+    rectangle, nearly so)."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return bool(abs(sides[0] - sides[2]) <= tol * max(sides[0], sides[2])
+                and abs(sides[1] - sides[3]) <= tol * max(sides[1], sides[3]))
+
+
+def _keep(kept: list[Candidate], cand: Candidate) -> None:
+    """Add a confirmed ``cand`` to ``kept``: of two candidates for one grid (overlapping, or one inside the
+    other and large beside it) the one whose lines fall where its cells say wins by a clear margin, else the
+    one already kept stays; confirmed candidates lying inside a new larger one (its boxes) go."""
+    twin = next((i for i, k in enumerate(kept)
+                 if overlap(cand.quad, k.quad) >= 0.7 or _inside(cand.quad, k.quad) or _inside(k.quad, cand.quad)),
+                None)
+    if twin is None:
+        kept[:] = [k for k in kept if not _inside(k.quad, cand.quad)] + [cand]
+    elif cand.score > kept[twin].score + 0.1:
+        kept[twin] = cand
+        kept[:] = [k for i, k in enumerate(kept) if i == twin or not _inside(k.quad, cand.quad)]
 
 
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -338,6 +510,13 @@ def overlap(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def _shared(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of the smaller of two convex quads (4, 2) (x, y) that lies in the other."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return float(inter / smaller) if smaller > 0 else 0.0
 
 
 def _inside(inner: np.ndarray, outer: np.ndarray) -> bool:

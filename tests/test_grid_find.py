@@ -1,0 +1,107 @@
+"""Grid finding (scanner.grid_find): grids whose outline is not their own (a frame that also holds the title,
+cells missing a row), faint lines, a stray mark midway, and no shifted copy of a found grid."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner import grid_find
+
+PAPER = 235
+
+
+def _page(shape=(900, 1000)) -> np.ndarray:
+    noise = np.random.default_rng(1).normal(0, 3, shape)
+    return np.clip(PAPER + noise, 0, 255).astype(np.uint8)
+
+
+def _lattice(img: np.ndarray, n: int, x0: int, y0: int, cell: int, *, ink: int = 20, thick: int = 2,
+             border: int = 3, dashed: bool = False) -> np.ndarray:
+    """Draw an n x n ruled lattice at (x0, y0) on ``img``; returns its corners (4, 2) (x, y)."""
+    side = n * cell
+    for i in range(n + 1):
+        t = border if i in (0, n) else thick
+        p = i * cell
+        if dashed and 0 < i < n:  # knocked-out gaps at every cell's middle, where a sign sits
+            for k in range(n):
+                a, b = k * cell, (k + 1) * cell
+                gap = cell // 5
+                for lo, hi in ((a, a + cell // 2 - gap), (a + cell // 2 + gap, b)):
+                    cv2.line(img, (x0 + lo, y0 + p), (x0 + hi, y0 + p), ink, t)
+                    cv2.line(img, (x0 + p, y0 + lo), (x0 + p, y0 + hi), ink, t)
+        else:
+            cv2.line(img, (x0, y0 + p), (x0 + side, y0 + p), ink, t)
+            cv2.line(img, (x0 + p, y0), (x0 + p, y0 + side), ink, t)
+    return np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
+
+
+def _found(img: np.ndarray, corners: np.ndarray, n: int, *, tol: float = 0.03) -> bool:
+    side = float(np.linalg.norm(corners[0] - corners[1]))
+    return any(c.size == n and np.abs(c.quad - corners).max() < tol * side for c in grid_find.find_grids(img))
+
+
+def test_lattice_in_a_frame_that_also_holds_the_title_is_found():
+    img = _page()
+    corners = _lattice(img, 6, 250, 120, 80, dashed=True)
+    for k in range(6):  # the lattice's bottom line is inside the frame: knocked out like the others
+        cx = 250 + 80 * k + 40
+        img[595:606, cx - 16:cx + 16] = PAPER
+    # the frame: the lattice's top and sides run on down around the title under it
+    cv2.line(img, (250, 600), (250, 760), 20, 3)
+    cv2.line(img, (730, 600), (730, 760), 20, 3)
+    cv2.line(img, (250, 760), (730, 760), 20, 3)
+    cv2.putText(img, "Futoshiki  No 7512", (280, 700), cv2.FONT_HERSHEY_DUPLEX, 1.4, 20, 3)
+    outline = grid_find.quads(img)[0]
+    assert grid_find.check(img, outline)[0] == 0  # the frame itself is no grid
+    assert _found(img, corners, 6)
+
+
+def test_lattice_is_proposed_inside_an_outline_joined_to_a_title_bar():
+    img = _page()
+    corners = _lattice(img, 16, 200, 100, 36, thick=1)
+    for i in range(0, 17, 4):  # box lines
+        cv2.line(img, (200 + 36 * i, 100), (200 + 36 * i, 676), 20, 3)
+        cv2.line(img, (200, 100 + 36 * i), (776, 100 + 36 * i), 20, 3)
+    cv2.rectangle(img, (200, 678), (776, 742), 60, -1)  # a dark title bar just under the bottom border
+    cv2.putText(img, "Le sudoku", (220, 724), cv2.FONT_HERSHEY_DUPLEX, 1.2, 230, 2)
+    outline = grid_find.quads(img)[0]
+    assert outline[:, 1].max() > 730 and grid_find.check(img, outline)[0] == 0  # grid and bar: no grid
+    proposed = grid_find.lattices_near(img, outline)
+    assert any(np.abs(q - corners).max() < 8 for q in proposed)
+    assert _found(img, corners, 16)
+
+
+def test_16x16_grid_of_faint_blurred_thin_lines_is_found():
+    img = _page()
+    corners = _lattice(img, 16, 200, 120, 30, ink=180, thick=1, border=3)
+    for i in range(0, 17, 4):  # box lines
+        cv2.line(img, (200 + 30 * i, 120), (200 + 30 * i, 600), 20, 3)
+        cv2.line(img, (200, 120 + 30 * i), (680, 120 + 30 * i), 20, 3)
+    blurred = cv2.GaussianBlur(img, (0, 0), sigmaX=0.5, sigmaY=2.0)  # shaken along the lines' normal
+    assert _found(blurred, corners, 16)
+
+
+def test_a_long_mark_midway_between_lines_does_not_hide_a_4x4_grid():
+    img = _page()
+    corners = _lattice(img, 4, 250, 150, 130)
+    cv2.line(img, (250 + 65, 160), (250 + 65, 618), 20, 6)  # show-through of a rule half a cell from a line
+    assert _found(img, corners, 4)
+
+
+def test_grid_inside_a_page_border_is_found_once_not_shifted():
+    img = _page()
+    cv2.rectangle(img, (60, 60), (940, 840), 20, 3)  # a page border: no grid of its own
+    corners = _lattice(img, 5, 250, 200, 100)
+    found = grid_find.find_grids(img)
+    assert [c.size for c in found] == [5]
+    assert np.abs(found[0].quad - corners).max() < 10
+
+
+def test_even_runs_finds_evenly_spaced_peaks_and_not_divisors():
+    profile = np.zeros(480)
+    for i in range(10):  # 9 cells of 40 from 60
+        profile[60 + 40 * i - 1:60 + 40 * i + 2] = 0.9
+    runs = grid_find.even_runs(profile)
+    assert (9, 60.0, 420.0) in [(n, round(a), round(b)) for n, a, b, _ in runs]
+    # no run skips a line: lines 80 apart have a peak midway
+    assert not any(n == 4 and round(b - a) == 320 for n, a, b, _ in runs)
