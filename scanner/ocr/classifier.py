@@ -8,7 +8,9 @@ the same newspapers and phones). End to end, 4-fold by puzzle
 (``python -m scanner.ocr.crossval``), this beat the font-only model: 154 vs 143
 of 159 photos read exactly, 152 vs 137 solved right, 0 wrong answers for both
 (pipeline of commit 7364c37).
-Classes are single characters, "." for empty. Reading restricts the answer to the alphabet asked for.
+Classes are single characters: 0..9, A..G (the letters of a 16x16 Sudoku's 10..16) and "." for empty.
+Reading restricts the answer to the alphabet asked for: a letter is a candidate only when the alphabet holds
+it (a 16x16 grid's), otherwise its mass is left out and the rest renormalised.
 """
 from __future__ import annotations
 

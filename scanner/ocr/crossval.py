@@ -25,6 +25,7 @@ import numpy as np
 
 from .evaluate_cells import DEFAULT_DATA, photo_training_rows, puzzle_folds
 from .realcells import load_photos
+from .train import LETTER_GRIDS
 
 KEYS = ("puzzles", "exact", "solved_right", "wrong", "wrong_overlay", "no_answer")
 
@@ -49,7 +50,7 @@ def _scan(job: tuple) -> tuple[str, int, dict[str, dict]]:
 
 
 def train_models(folder: Path, k: int, workdir: Path, *, seed: int, grids: int, epochs: int,
-                 repeat_photos: int, cache: Path | None, log=print) -> tuple[Path, list[Path], dict[str, int]]:
+                 repeat_photos: int, cache: Path | None, letter_grids: int = 0, log=print) -> tuple[Path, list[Path], dict[str, int]]:
     """(font-only model path, per-fold fonts+photos model paths, photo name -> fold)."""
     from .train import fit, synthetic_set
 
@@ -59,7 +60,7 @@ def train_models(folder: Path, k: int, workdir: Path, *, seed: int, grids: int, 
         with np.load(cache) as z:
             xs, ys = z["x"], z["y"]
     else:
-        xs, ys = synthetic_set(seed=seed, grids=grids, log=log)
+        xs, ys = synthetic_set(seed=seed, grids=grids, letter_grids=letter_grids, log=log)
         if cache:
             np.savez(cache, x=xs, y=ys)
     quiet = lambda *_: None  # noqa: E731
@@ -94,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--grids", type=int, default=3000, help="synthetic grids (as the shipped model)")
+    ap.add_argument("--letter-grids", type=int, default=LETTER_GRIDS, help="synthetic letter grids (as the shipped model)")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--photo-weight", type=int, default=2, help="times each photo cell is repeated")
     ap.add_argument("--cache", type=Path, help="reuse/store the synthetic features in this .npz")
@@ -109,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         workdir = args.models or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         font, mixed, fold_of = train_models(args.data, args.folds, workdir, seed=args.seed, grids=args.grids,
-                                            epochs=args.epochs, repeat_photos=args.photo_weight, cache=args.cache)
+                                            epochs=args.epochs, repeat_photos=args.photo_weight, cache=args.cache,
+                                            letter_grids=args.letter_grids)
         truths = [t for t in find_truths([args.data]) if t.image.name in fold_of]
         jobs = [(t, fold_of[t.image.name], [("fonts only", font), ("fonts + photos", mixed[fold_of[t.image.name]])],
                  args.tolerance) for t in truths]

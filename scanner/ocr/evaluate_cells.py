@@ -24,6 +24,7 @@ import numpy as np
 
 from .engine import EMPTY, Reading
 from .realcells import PhotoCells, load_photos
+from .train import LETTER_GRIDS
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "sudoku_photos" / "train"
 ALPHABET = "123456789"
@@ -144,7 +145,7 @@ def photo_training_rows(photos: list[PhotoCells]) -> tuple[np.ndarray, np.ndarra
 
 
 def cross_validate(photos: list[PhotoCells], k: int, *, cache: Path | None, seed: int, epochs: int,
-                   grids: int, repeat_photos: int, by: str = "puzzle") -> list[Tally]:
+                   grids: int, repeat_photos: int, by: str = "puzzle", letter_grids: int = 0) -> list[Tally]:
     """Font-only model vs fonts + other folds' photos, on each held-out fold.
 
     ``by="puzzle"``: K folds, photos of one puzzle together; ``by="series"``: the two camera series.
@@ -156,7 +157,7 @@ def cross_validate(photos: list[PhotoCells], k: int, *, cache: Path | None, seed
         with np.load(cache) as z:
             xs, ys = z["x"], z["y"]
     else:
-        xs, ys = synthetic_set(seed=seed, grids=grids)
+        xs, ys = synthetic_set(seed=seed, grids=grids, letter_grids=letter_grids)
         if cache:
             np.savez(cache, x=xs, y=ys)
     if by == "series":
@@ -196,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--grids", type=int, default=3000)
+    ap.add_argument("--letter-grids", type=int, default=LETTER_GRIDS, help="synthetic 16x16 letter grids (1..9, A..G)")
     args = ap.parse_args(argv)
     if not (args.data / "outlines.csv").exists():
         print(f"no labelled photos at {args.data}", file=sys.stderr)
@@ -216,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(t.lines()))
     if args.cv:
         for t in cross_validate(photos, args.cv, cache=args.cv_cache, seed=args.seed, epochs=args.epochs,
-                                grids=args.grids, repeat_photos=args.cv_repeat, by=args.cv_by):
+                                grids=args.grids, repeat_photos=args.cv_repeat, by=args.cv_by,
+                                letter_grids=args.letter_grids):
             print("\n".join(t.lines()))
     return 0
 

@@ -2,7 +2,10 @@
 
     python -m scanner.ocr.train --photos ../shared/datasets/sudoku_photos/train --out scanner/models/digits.npz
 
-(the shipped model; without ``--photos``: fonts only. ``python -m scanner.ocr.crossval``
+(the shipped model, with the defaults: ``--seed 0 --grids 3000 --letter-grids 1000 --epochs 20 --hidden 192
+--photo-weight 2``; without ``--photos``: fonts only. Classes: the digits 0..9, the letters A..G a 16x16
+Sudoku may print for 10..16 (learnt from the ``--letter-grids`` grids printing 1..9 and A..G; the digit grids
+are the same with or without them), and "." for empty. ``python -m scanner.ocr.crossval``
 compares the two end to end, cross-validated by puzzle.)
 
 Deterministic for a given ``--seed`` and set of installed fonts (the work is
@@ -26,23 +29,34 @@ from .glyph import normalise
 from .mlp import MLP, train
 from .synth import grid_cells
 
-CLASSES = "0123456789" + EMPTY
 SYMBOLS = "0123456789"
+#: The letters a 16x16 Sudoku prints for 10..16 (only ever allowed in such a grid's alphabet), and the symbols of
+#: the synthetic grids that print them.
+LETTERS = "ABCDEFG"
+LETTER_GRID_SYMBOLS = "123456789" + LETTERS
+CLASSES = SYMBOLS + LETTERS + EMPTY
 CHUNK = 50  # grids per work unit
+LETTER_GRIDS = 1000  #: default number of letter grids
 
 _FONTS: list[dict[str, np.ndarray]] = []
+_LETTER_FONTS: list[dict[str, np.ndarray]] = []
 
 
-def training_fonts() -> dict[str, dict[str, np.ndarray]]:
-    return {name: g for name, g in digit_fonts(SYMBOLS).items() if not is_held_out(name)}
+def training_fonts(symbols: str = SYMBOLS) -> dict[str, dict[str, np.ndarray]]:
+    return {name: g for name, g in digit_fonts(symbols).items() if not is_held_out(name)}
 
 
-def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    seed, chunk, n_grids = args
-    rng = np.random.default_rng([seed, chunk])
+def _chunk(args: tuple[int, int, int, bool]) -> tuple[np.ndarray, np.ndarray]:
+    """One work unit: ``n_grids`` digit grids, or (``letters``) grids of a 16x16 letter print (1..9, A..G), each
+    seeded by its own stream (the digit grids are the same whether letter grids are added or not)."""
+    seed, chunk, n_grids, letters = args
+    rng = np.random.default_rng([seed, chunk, 1] if letters else [seed, chunk])
+    fonts = _LETTER_FONTS if letters else _FONTS
     xs, ys = [], []
     for _ in range(n_grids):
-        font = _FONTS[int(rng.integers(len(_FONTS)))]
+        font = fonts[int(rng.integers(len(fonts)))]
+        if letters:
+            font = {s: font[s] for s in LETTER_GRID_SYMBOLS}
         cells = grid_cells(font, rng, n=int(rng.integers(4, 41)))
         glyphs = [normalise(c) for c, _ in cells]
         x = feature_rows(glyphs)
@@ -52,13 +66,19 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack(xs) if xs else np.zeros((0, DIM), np.float32), np.concatenate(ys)
 
 
-def synthetic_set(*, seed: int, grids: int, jobs: int = 2, log=print) -> tuple[np.ndarray, np.ndarray]:
-    """Features and class indices of ``grids`` synthetic grids (blank cells left out)."""
-    global _FONTS
+def synthetic_set(*, seed: int, grids: int, letter_grids: int = 0, jobs: int = 2,
+                  log=print) -> tuple[np.ndarray, np.ndarray]:
+    """Features and class indices of ``grids`` synthetic digit grids and ``letter_grids`` grids printing 1..9 and
+    A..G (blank cells left out)."""
+    global _FONTS, _LETTER_FONTS
     fonts = training_fonts()
     _FONTS = [fonts[k] for k in sorted(fonts)]
-    log(f"{len(_FONTS)} training fonts")
-    work = [(seed, i, min(CHUNK, grids - i * CHUNK)) for i in range((grids + CHUNK - 1) // CHUNK)]
+    lfonts = training_fonts(SYMBOLS + LETTERS) if letter_grids else {}
+    _LETTER_FONTS = [lfonts[k] for k in sorted(lfonts)]
+    log(f"{len(_FONTS)} training fonts, {len(_LETTER_FONTS)} with letters")
+    work = [(seed, i, min(CHUNK, grids - i * CHUNK), False) for i in range((grids + CHUNK - 1) // CHUNK)]
+    work += [(seed, i, min(CHUNK, letter_grids - i * CHUNK), True)
+             for i in range((letter_grids + CHUNK - 1) // CHUNK)]
     t = time.time()
     if jobs > 1:
         with mp.get_context("fork").Pool(jobs) as pool:
@@ -87,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m scanner.ocr.train", description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "digits.npz")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--grids", type=int, default=3000, help="synthetic grids (about 20 cells each)")
+    ap.add_argument("--grids", type=int, default=3000, help="synthetic digit grids (about 20 cells each)")
+    ap.add_argument("--letter-grids", type=int, default=LETTER_GRIDS,
+                    help="synthetic grids of a 16x16 letter print (1..9 and A..G)")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--hidden", type=int, nargs="+", default=[192])
     ap.add_argument("--jobs", type=int, default=2)
@@ -100,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         with np.load(args.cache) as z:
             x, y = z["x"], z["y"]
     else:
-        x, y = synthetic_set(seed=args.seed, grids=args.grids, jobs=args.jobs)
+        x, y = synthetic_set(seed=args.seed, grids=args.grids, letter_grids=args.letter_grids, jobs=args.jobs)
         if args.cache:
             np.savez(args.cache, x=x, y=y)
     photos = 0
@@ -116,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(xr)} cells from {photos} photos, weight {args.photo_weight}")
     model = fit(x, y, seed=args.seed, epochs=args.epochs, hidden=tuple(args.hidden))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    model.save(args.out, seed=args.seed, grids=args.grids, epochs=args.epochs, photos=photos)
+    model.save(args.out, seed=args.seed, grids=args.grids, letter_grids=args.letter_grids, epochs=args.epochs,
+               photos=photos)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
     return 0
 

@@ -78,10 +78,16 @@ def split_glyphs(crop: np.ndarray) -> tuple[list[np.ndarray], float]:
     The cut is at the empty column nearest the middle of the ink, or, when the glyphs touch (serifs, bold
     type), at the faintest column of its middle third; the likelihood grows with the ink's width / height
     (from a lower width when an empty column parts the glyphs)."""
+    parts, p_pair, _ = _split(crop)
+    return parts, p_pair
+
+
+def _split(crop: np.ndarray) -> tuple[list[np.ndarray], float, bool]:
+    """``split_glyphs`` and whether an empty column parts the two glyphs (no single letter looks so)."""
     ink = _glyph_ink(crop)
     rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
     if len(cols) < 4 or len(rows) < 4:
-        return [crop], 0.0
+        return [crop], 0.0, False
     left, right = cols[0], cols[-1] + 1
     aspect = (right - left) / (rows[-1] + 1 - rows[0])
     profile = ink[:, left:right].sum(axis=0)
@@ -93,37 +99,59 @@ def split_glyphs(crop: np.ndarray) -> tuple[list[np.ndarray], float]:
     else:
         lo, hi = (right - left) // 3, right - left - (right - left) // 3
         if hi <= lo:
-            return [crop], 0.0
+            return [crop], 0.0, False
         cut = left + lo + int(np.argmin(profile[lo:hi]))
         threshold = PAIR_ASPECT
     clean = np.where(ink, crop, 255).astype(np.uint8)
     parts = [clean[:, :cut], clean[:, cut:]]
     heights = [np.ptp(np.nonzero((p < 128).any(axis=1))[0]) + 1 if (p < 128).any() else 0 for p in parts]
     if min(heights) < 0.5 * max(heights):  # a speck beside a digit, or a 7's bar: not a second digit
-        return [crop], 0.0
+        return [crop], 0.0, False
     p_pair = 1.0 / (1.0 + np.exp(-(aspect - threshold) / PAIR_SOFTNESS))
-    return parts, float(p_pair)
+    return parts, float(p_pair), bool(len(empty))
+
+
+LETTERS = ALPHABET[9:]  #: "A".."G": the single glyphs of 10..16 in a letter print
+#: Floor of a cell's best probability when weighing how well a grid reads as a letter or a number print.
+STYLE_FLOOR = 1e-4
 
 
 def read_numbers(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, float]]]:
-    """Readings over ``alphabet`` (labels "1".."9", "A".."G" for 10..16) of cells that may print 10..16 as two
-    digits: each cell is read whole (one glyph: a digit or a letter) and, when its ink may be two glyphs side
-    by side, also cut in two ("1" then 0..6); the two readings are weighed by how likely the ink is a pair
-    (``split_glyphs``). Mass the engine gives symbols outside the alphabet stays out (not renormalised)."""
+    """Readings over ``alphabet`` (labels "1".."9", "A".."G" for 10..16) of the inked cells of one 16x16 grid,
+    which prints 10..16 either as letters A..G or as two digits side by side.
+
+    Each cell is read whole (one glyph) and, when its ink may be two glyphs side by side
+    (``split_glyphs``), also cut in two ("1" then 0..6). Two readings of the cell follow: as a *letter
+    print* (the whole glyph; ink parted into two glyphs is unlikely a letter) and as a *number print* (a
+    letter is never printed; whole and pair readings weighed by how likely the ink is a pair). The grid is
+    printed one way: the two are mixed by how well the whole grid reads each way (the product over its cells
+    of the best candidate's probability), so the halves of a wide A, B or D are not read as 11, 13, 10 in a
+    letter print, nor a 12 as a letter in a number print. Mass the engine gives symbols outside the alphabet
+    stays out (not renormalised)."""
     wholes = engine_read(engine, crops, alphabet=alphabet) if crops else []
-    splits = [split_glyphs(crop) for crop in crops]
-    pieces = [part for parts, p in splits if p > 0.0 for part in parts]
+    splits = [_split(crop) for crop in crops]
+    pieces = [part for parts, p, _ in splits if p > 0.0 for part in parts]
     halves = iter(engine_read(engine, pieces, alphabet="0123456789") if pieces else [])
-    out = []
-    for whole, (parts, p_pair) in zip(wholes, splits):
+    as_letters, as_numbers = [], []
+    for whole, (parts, p_pair, parted) in zip(wholes, splits):
         first = second = {}
         if p_pair > 0.0:
             first, second = dict(next(halves)), dict(next(halves))
             p_pair *= 1.0 - max(first.get(".", 0.0), second.get(".", 0.0))  # a half with nothing: no pair
-        scores = {label: (1.0 - p_pair) * p for label, p in whole}
+        single = (1.0 - p_pair) if parted else 1.0
+        as_letters.append({label: single * p for label, p in whole})
+        numbers = {label: (1.0 - p_pair) * p for label, p in whole if label not in LETTERS}
         for d in range(7):
             label = ALPHABET[9 + d]
-            scores[label] = scores.get(label, 0.0) + p_pair * first.get("1", 0.0) * second.get(str(d), 0.0)
+            numbers[label] = numbers.get(label, 0.0) + p_pair * first.get("1", 0.0) * second.get(str(d), 0.0)
+        as_numbers.append(numbers)
+    fit = [sum(np.log(max(max(cell.values(), default=0.0), STYLE_FLOOR)) for cell in style)
+           for style in (as_letters, as_numbers)]
+    w_letters = 1.0 / (1.0 + np.exp(np.clip(fit[1] - fit[0], -50.0, 50.0)))
+    out = []
+    for letters, numbers in zip(as_letters, as_numbers):
+        scores = {label: w_letters * letters.get(label, 0.0) + (1.0 - w_letters) * numbers.get(label, 0.0)
+                  for label in {*letters, *numbers}}
         out.append(sorted(((label, p) for label, p in scores.items() if label in alphabet or label == "."),
                           key=lambda t: -t[1]))
     return out
