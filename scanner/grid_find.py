@@ -301,6 +301,7 @@ SEARCH_MARGIN = 0.12  #: share of the side looked at around a rejected outline f
 SEARCH_OUTLINES = 3  #: the largest rejected outlines searched for a lattice inside or around them
 SEARCH_TRIES = 3  #: lattices proposed (and checked) per searched outline
 SEARCH_SCORE = 0.35  #: least ``check`` score of a lattice found by searching (many are proposed)
+RUNS_KEPT = 6  #: runs of one size looked at per direction (the ones spanning most line ink)
 RUN_LEVEL = 0.25  #: a profile peak is a line when it has this share of the profile's strongest line ink
 
 
@@ -345,9 +346,9 @@ def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: 
         want = pos[ia][:, None] + st[:, None] * np.arange(n + 1)[None, :]
         good = (nearest(want) <= np.maximum(1.5, 0.12 * st[:, None])).all(axis=1)
         good &= (nearest(want[:, :-1] + st[:, None] / 2, strong) >= 0.25 * st[:, None]).all(axis=1)
-        for i, j, row in zip(ia[good], ib[good], want[good]):
-            strength = float(profile[np.clip(np.round(row).astype(int), 0, len(profile) - 1)].mean())
-            runs.append((n, float(pos[i]), float(pos[j]), strength))
+        at = np.clip(np.round(want[good]).astype(int), 0, len(profile) - 1)
+        strength = profile[at].mean(axis=1)
+        runs += [(n, float(pos[i]), float(pos[j]), float(v)) for i, j, v in zip(ia[good], ib[good], strength)]
     return runs
 
 
@@ -390,16 +391,23 @@ def lattices_near(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, tries: int
     across = even_runs(cols, sizes=sizes, edge=2)
     if not across:
         return []
+
+    def longest(runs) -> dict[int, list]:  # per size, the runs spanning most line ink first (a few)
+        by_size: dict[int, list] = {}
+        for n, first, last, strength in runs:
+            by_size.setdefault(n, []).append((first, last, strength))
+        return {n: sorted(r, key=lambda t: -(t[1] - t[0]) * t[2])[:RUNS_KEPT] for n, r in by_size.items()}
+
+    down = longest(even_runs(rows, sizes=sizes, edge=2))
     best: dict[int, tuple] = {}
-    for n, y0, y1, sy in even_runs(rows, sizes=sizes, edge=2):
-        for m, x0, x1, sx in across:
-            if m != n or not 0.5 < (x1 - x0) / (y1 - y0) < 2.0:
-                continue
-            if _runs_on(vert, n, x0, x1, y0, y1) or _runs_on(horiz.T, n, y0, y1, x0, x1):
-                continue  # inner lines running on past the lattice: a lattice shifted off the grid
-            key = (x1 - x0) * (y1 - y0) * min(sx, sy)
-            if n not in best or key > best[n][0]:
+    for n, xs in longest(across).items():
+        pairs = [((x1 - x0) * (y1 - y0) * min(sx, sy), x0, y0, x1, y1)
+                 for x0, x1, sx in xs for y0, y1, sy in down.get(n, ()) if 0.5 < (x1 - x0) / (y1 - y0) < 2.0]
+        for key, x0, y0, x1, y1 in sorted(pairs, key=lambda t: -t[0]):
+            # inner lines running on past the lattice: a lattice shifted off the grid
+            if not (_runs_on(vert, n, x0, x1, y0, y1) or _runs_on(horiz.T, n, y0, y1, x0, x1)):
                 best[n] = (key, x0, y0, x1, y1)
+                break
     chosen = sorted(best.values(), key=lambda t: -t[0])[:tries]
     to_square = cv2.getPerspectiveTransform(quad.astype(np.float32), square_corners(side, margin=margin))
     back = np.linalg.inv(to_square)
