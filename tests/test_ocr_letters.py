@@ -25,8 +25,11 @@ def _puzzle(n: int, seed: int) -> Puzzle:
     return Puzzle(kind="sudoku", size=n, givens=givens, box=box)
 
 
-def test_the_model_knows_the_letters_of_a_16x16_print(classifier):
-    assert set("0123456789ABCDEFG" + EMPTY) <= set(classifier.model.classes)
+def test_letters_are_read_by_the_letter_model_only(classifier):
+    assert set("0123456789ABCDEFG" + EMPTY) <= set(classifier.model_for(SIXTEEN).classes)
+    for alphabet in ("01", "1234", "123456", "123456789", "0123456789"):  # 4x4..9x9 read as before letters
+        assert classifier.model_for(alphabet) is classifier.model
+    assert not set("ABCDEFG") & set(classifier.model.classes)
 
 
 @pytest.mark.parametrize("font_name", ["DejaVu Sans Bold", "Liberation Serif Regular"])

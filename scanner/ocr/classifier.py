@@ -8,9 +8,10 @@ the same newspapers and phones). End to end, 4-fold by puzzle
 (``python -m scanner.ocr.crossval``), this beat the font-only model: 154 vs 143
 of 159 photos read exactly, 152 vs 137 solved right, 0 wrong answers for both
 (pipeline of commit 7364c37).
-Classes are single characters: 0..9, A..G (the letters of a 16x16 Sudoku's 10..16) and "." for empty.
-Reading restricts the answer to the alphabet asked for: a letter is a candidate only when the alphabet holds
-it (a 16x16 grid's), otherwise its mass is left out and the rest renormalised.
+Classes are single characters, "." for empty. Reading restricts the answer to the alphabet asked for.
+An alphabet holding a letter A..G (a 16x16 Sudoku printing 10..16 as letters) is read with the letter model
+``scanner/models/letters.npz`` (the same training plus 1000 synthetic letter grids; loaded when first
+needed); every other alphabet with the digit model, so 4x4..9x9 grids read exactly as before it existed.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from .glyph import normalise
 from .mlp import MLP
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "digits.npz"
+LETTER_MODEL_PATH = MODEL_PATH.with_name("letters.npz")
 #: Probability of "empty" for a cell holding no mark at all.
 BLANK_EMPTY = 0.995
 
@@ -41,28 +43,42 @@ def load_model(path: Path = MODEL_PATH) -> MLP:
 
 
 class ClassifierEngine:
-    """Reads cells with the shipped MLP (or the model at ``model_path``)."""
+    """Reads cells with the shipped MLP (or the model at ``model_path``); alphabets holding a symbol that model
+    lacks (a letter) with the letter model (``letter_model_path``, default the shipped one, when it exists)."""
 
     name = "classifier"
 
-    def __init__(self, model_path: Path | None = None, *, model: MLP | None = None):
+    def __init__(self, model_path: Path | None = None, *, model: MLP | None = None,
+                 letter_model_path: Path | None = None, letter_model: MLP | None = None):
         self.model = model if model is not None else load_model(Path(model_path) if model_path else MODEL_PATH)
+        self._letter_model = letter_model
+        self._letter_path = Path(letter_model_path) if letter_model_path else LETTER_MODEL_PATH
 
-    def probabilities(self, cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(N x C probabilities over ``self.model.classes``, N blank flags) for one grid's cells."""
+    def model_for(self, alphabet: str) -> MLP:
+        """The digit model, or the letter model when ``alphabet`` holds a symbol only the latter knows."""
+        if all(s in self.model.classes for s in alphabet):
+            return self.model
+        if self._letter_model is None and self._letter_path.exists():
+            self._letter_model = load_model(self._letter_path)
+        return self._letter_model or self.model
+
+    def probabilities(self, cells: list[np.ndarray], *, model: MLP | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(N x C probabilities over ``model.classes`` (default the digit model), N blank flags) for one grid's
+        cells."""
+        model = model or self.model
         glyphs = [normalise(np.asarray(c)) for c in cells]
         blank = np.array([g.blank for g in glyphs], bool)
-        probs = np.zeros((len(cells), len(self.model.classes)), np.float64)
+        probs = np.zeros((len(cells), len(model.classes)), np.float64)
         if len(cells):
-            probs[:] = self.model.probabilities(feature_rows(glyphs))
+            probs[:] = model.probabilities(feature_rows(glyphs))
         if blank.any():
-            e = self.model.classes.index(EMPTY)
-            probs[blank] = (1.0 - BLANK_EMPTY) / (len(self.model.classes) - 1)
+            e = model.classes.index(EMPTY)
+            probs[blank] = (1.0 - BLANK_EMPTY) / (len(model.classes) - 1)
             probs[np.ix_(blank, [e])] = BLANK_EMPTY
         return probs, blank
 
     def read(self, cells: list[np.ndarray], *, alphabet: str) -> list[Reading]:
         check_alphabet(alphabet)
-        probs, _ = self.probabilities(cells)
-        classes = self.model.classes
-        return [ranked(dict(zip(classes, row)), alphabet) for row in probs]
+        model = self.model_for(alphabet)
+        probs, _ = self.probabilities(cells, model=model)
+        return [ranked(dict(zip(model.classes, row)), alphabet) for row in probs]

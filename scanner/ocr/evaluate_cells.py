@@ -24,7 +24,6 @@ import numpy as np
 
 from .engine import EMPTY, Reading
 from .realcells import PhotoCells, load_photos
-from .train import LETTER_GRIDS
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "sudoku_photos" / "train"
 ALPHABET = "123456789"
@@ -197,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--grids", type=int, default=3000)
-    ap.add_argument("--letter-grids", type=int, default=LETTER_GRIDS, help="synthetic 16x16 letter grids (1..9, A..G)")
+    ap.add_argument("--letter-grids", type=int, default=0, help="synthetic 16x16 letter grids (1..9, A..G; 1000: the letter model)")
     args = ap.parse_args(argv)
     if not (args.data / "outlines.csv").exists():
         print(f"no labelled photos at {args.data}", file=sys.stderr)
