@@ -302,6 +302,7 @@ SEARCH_OUTLINES = 3  #: the largest rejected outlines searched for a lattice ins
 SEARCH_TRIES = 3  #: lattices proposed (and checked) per searched outline
 SEARCH_SCORE = 0.35  #: least ``check`` score of a lattice found by searching (many are proposed)
 RUNS_KEPT = 6  #: runs of one size looked at per direction (the ones spanning most line ink)
+RUN_TOLERANCE = 0.12  #: a run's line may be this share of its spacing off the even one
 RUN_LEVEL = 0.25  #: a profile peak is a line when it has this share of the profile's strongest line ink
 
 
@@ -344,7 +345,7 @@ def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: 
             continue
         ia, ib, st = a[ok], b[ok], step[ok]
         want = pos[ia][:, None] + st[:, None] * np.arange(n + 1)[None, :]
-        good = (nearest(want) <= np.maximum(1.5, 0.12 * st[:, None])).all(axis=1)
+        good = (nearest(want) <= np.maximum(1.5, RUN_TOLERANCE * st[:, None])).all(axis=1)
         good &= (nearest(want[:, :-1] + st[:, None] / 2, strong) >= 0.25 * st[:, None]).all(axis=1)
         at = np.clip(np.round(want[good]).astype(int), 0, len(profile) - 1)
         strength = profile[at].mean(axis=1)
@@ -464,14 +465,9 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         if any(overlap(quad, k.quad) >= 0.7 or _inside(k.quad, quad) for k in kept):
             continue  # an outline of a found grid, or a frame (the page) around one
         searched += 1
-        frames = [quad]
-        if not _parallelogram(quad):
-            # a grid joined to a wider title bar makes a trapezoid of an outline, which tilts the grid's lines
-            # when rectified: its bounding rectangle keeps them straight
-            frames.append(order_corners(cv2.boxPoints(cv2.minAreaRect(quad.reshape(-1, 1, 2)))))
-        for frame in frames:
-            if _search(gray, frame, kept, sizes=sizes):
-                break
+        # (not the outline's bounding rectangle: it found a grid joined to a wider title bar, and also an 8 x 8
+        # part of a photographed 9 x 9 whose lines it skewed)
+        _search(gray, quad, kept, sizes=sizes)
     kept.sort(key=lambda k: -k.area)
     return kept
 
@@ -485,18 +481,24 @@ def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes
         if any(_shared(inner, k.quad) > 0.2 for k in kept):
             continue  # puzzles do not overlap: a lattice partly on a found grid is that grid shifted
         n, score, lines = check(gray, inner, sizes=sizes)
-        if n and score >= SEARCH_SCORE:
+        if n and score >= SEARCH_SCORE and _ends_clean(gray, inner, n):
             _keep(kept, Candidate(quad=inner, size=n, score=score, area=float(cv2.contourArea(inner)), lines=lines))
             return True
     return False
 
 
-def _parallelogram(quad: np.ndarray, *, tol: float = 0.1) -> bool:
-    """Whether the opposite sides of ``quad`` (4, 2) agree within ``tol`` of their length (a photographed
-    rectangle, nearly so)."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return bool(abs(sides[0] - sides[2]) <= tol * max(sides[0], sides[2])
-                and abs(sides[1] - sides[3]) <= tol * max(sides[1], sides[3]))
+def _ends_clean(gray: np.ndarray, quad: np.ndarray, n: int) -> bool:
+    """Whether the inner lines of the n x n lattice ``quad`` (4, 2) of ``gray`` end at its border, seen in its
+    own rectification (a lattice found by searching may be part of a larger grid: its lines run on)."""
+    side = CHECK_SIDE
+    margin = SEARCH_MARGIN * side
+    square = rectify_square(gray, quad, side=side, margin=margin)
+    mask = ink_mask(square, block=(side // 16) | 1, offset=6)
+    reach = side // 30
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
+    lo, hi = margin, side - 1 - margin
+    return not (_runs_on(vert, n, lo, hi, lo, hi) or _runs_on(horiz.T, n, lo, hi, lo, hi))
 
 
 def _keep(kept: list[Candidate], cand: Candidate) -> None:
