@@ -53,11 +53,12 @@ def pick_colour(image: np.ndarray, quad: np.ndarray) -> tuple[int, int, int]:
 
 
 def _digit_patch(text: str, side: int) -> np.ndarray:
-    """(side, side) uint8 alpha 0..255 with ``text`` centred, about 60 % of the side tall."""
+    """(side, side) uint8 alpha 0..255 with ``text`` centred, about 60 % of the side tall (narrower for
+    two digits, e.g. a 16x16 print's "13", to stay within 80 % of the side)."""
     font = cv2.FONT_HERSHEY_DUPLEX
     thickness = max(1, round(side / 18))
     (w, h), _ = cv2.getTextSize(text, font, 1.0, 1)
-    scale = 0.6 * side / h
+    scale = min(0.6 * side / h, 0.8 * side / w)
     w, h = round(w * scale), round(h * scale)
     patch = np.zeros((side, side), np.uint8)
     org = ((side - w) // 2, (side + h) // 2)

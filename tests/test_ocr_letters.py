@@ -98,11 +98,24 @@ def test_a_16x16_grid_reads_as_one_print_style():
         return whole[i] if cell.shape[1] == 40 else "13"[i % 2]
 
     whole = ["A"] * 6 + ["7"]
-    letters = sudoku.read_numbers(FakeEngine(engine), [wide] * 6 + [_glyphs("7")], alphabet=SIXTEEN)
+    style: dict = {}
+    letters = sudoku.read_numbers(FakeEngine(engine), [wide] * 6 + [_glyphs("7")], alphabet=SIXTEEN, style=style)
     assert [r[0][0] for r in letters] == whole  # a letter print: A, not the 13 of its halves
+    assert style["letters"] > 0.5  # the answers are drawn as letters
     whole = ["8"] * 6 + ["7"]
-    numbers = sudoku.read_numbers(FakeEngine(engine), [pair] * 6 + [_glyphs("7")], alphabet=SIXTEEN)
+    style = {}
+    numbers = sudoku.read_numbers(FakeEngine(engine), [pair] * 6 + [_glyphs("7")], alphabet=SIXTEEN, style=style)
     assert [r[0][0] for r in numbers] == ["D"] * 6 + ["7"]  # a number print: 13 (labelled D)
+    assert style["letters"] < 0.5  # ... and its answers drawn as 10..16
+
+
+def test_two_digit_labels_fit_their_cell():
+    from scanner import overlay
+
+    for text in ("7", "13", "16"):
+        patch = overlay._digit_patch(text, 100)
+        cols = np.nonzero((patch > 0).any(axis=0))[0]
+        assert cols[0] > 0 and cols[-1] < 99 and cols[-1] - cols[0] <= 82
 
 
 def cv2_resize_wide(crop: np.ndarray) -> np.ndarray:

@@ -1,6 +1,8 @@
 """The Sudoku reader: square ruled grids of 4, 6, 9 or 16 cells a side, one printed symbol per given."""
 from __future__ import annotations
 
+import functools
+
 from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 import cv2
@@ -20,8 +22,14 @@ class SudokuReader:
 
     def read(self, loaded, candidate, engine, *, timer):
         n = candidate.size
-        return read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n], values=tuple(range(1, n + 1)),
-                          timer=timer, crops_reader=read_numbers if n > 9 else None, pairs=n > 9)
+        style: dict = {}
+        crops_reader = functools.partial(read_numbers, style=style) if n > 9 else None
+        readings = read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n], values=tuple(range(1, n + 1)),
+                              timer=timer, crops_reader=crops_reader, pairs=n > 9)
+        if style.get("letters", 1.0) < 0.5:  # a number print: the answers are drawn as 10..16 too
+            for reading in readings:
+                reading.glyphs = {ALPHABET[9 + d]: str(10 + d) for d in range(7)}
+        return readings
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle:
@@ -116,7 +124,7 @@ LETTERS = ALPHABET[9:]  #: "A".."G": the single glyphs of 10..16 in a letter pri
 STYLE_FLOOR = 1e-4
 
 
-def read_numbers(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, float]]]:
+def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = None) -> list[list[tuple[str, float]]]:
     """Readings over ``alphabet`` (labels "1".."9", "A".."G" for 10..16) of the inked cells of one 16x16 grid,
     which prints 10..16 either as letters A..G or as two digits side by side.
 
@@ -127,7 +135,8 @@ def read_numbers(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, 
     printed one way: the two are mixed by how well the whole grid reads each way (the product over its cells
     of the best candidate's probability), so the halves of a wide A, B or D are not read as 11, 13, 10 in a
     letter print, nor a 12 as a letter in a number print. Mass the engine gives symbols outside the alphabet
-    stays out (not renormalised)."""
+    stays out (not renormalised). ``style`` (optional) receives ``"letters"``: how likely the grid is a
+    letter print (from the first call)."""
     wholes = engine_read(engine, crops, alphabet=alphabet) if crops else []
     splits = [_split(crop) for crop in crops]
     pieces = [part for parts, p, _ in splits if p > 0.0 for part in parts]
@@ -148,6 +157,8 @@ def read_numbers(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, 
     fit = [sum(np.log(max(max(cell.values(), default=0.0), STYLE_FLOOR)) for cell in style)
            for style in (as_letters, as_numbers)]
     w_letters = 1.0 / (1.0 + np.exp(np.clip(fit[1] - fit[0], -50.0, 50.0)))
+    if style is not None:
+        style.setdefault("letters", float(w_letters))  # the first (upright) read tells the print's style
     out = []
     for letters, numbers in zip(as_letters, as_numbers):
         scores = {label: w_letters * letters.get(label, 0.0) + (1.0 - w_letters) * numbers.get(label, 0.0)
