@@ -425,6 +425,16 @@ def same_quad(a: np.ndarray, b: np.ndarray, *, tol: float = 0.03) -> bool:
     return bool(np.abs(a - b).max() < tol * size)
 
 
+def overlap_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex quads (4, 2) (x, y) share, as a share of the smaller one's area (0..1)."""
+    a32, b32 = np.asarray(a, np.float32).reshape(4, 2), np.asarray(b, np.float32).reshape(4, 2)
+    smaller = min(abs(cv2.contourArea(a32)), abs(cv2.contourArea(b32)))
+    if smaller <= 0:
+        return 0.0
+    shared, _ = cv2.intersectConvexConvex(cv2.convexHull(a32), cv2.convexHull(b32))
+    return float(shared) / smaller
+
+
 def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candidate]:
     """Grid candidates in ``image`` (H, W[, 3]), confirmed by their lines, best first.
 

@@ -199,21 +199,22 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
         raise NoPuzzleError(f"{source}: no puzzle grid found in the image")
     with timer.stage("engine"):
         engine_obj = reader or get_engine(engine)
-    records, skipped = [], []
-    canvas = None  # the picture the overlays are drawn on (every grid's answer on one picture)
+    kept, skipped = [], []
     for cand in candidates:
-        if len(records) >= max_grids:
+        if len(kept) >= max_grids:
             break
-        index = len(records)
-        got = _read_candidate(cand, chosen, loaded, engine_obj, source=source, index=index, solve=solve,
+        got = _read_candidate(cand, chosen, loaded, engine_obj, source=source, index=len(kept), solve=solve,
                               timer=timer)
         if got is None:
             continue
-        kind_reader, reading, rev = got
-        why_not = not_a_puzzle(rev)
+        why_not = not_a_puzzle(got[2])
         if why_not:
             skipped.append(why_not)
             continue
+        kept = keep_one_per_puzzle(kept, got)
+    records = []
+    canvas = None  # the picture the overlays are drawn on (every grid's answer on one picture)
+    for index, (kind_reader, reading, rev) in enumerate(kept):
         puzzle = kind_reader.make_puzzle(rev.grid, rev.relations, source=source, index=index)
         solved = rev.status == "solved"
         difficulty = None
@@ -268,6 +269,21 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
         detail = f" (the grid found has {skipped[0]})" if skipped else ""
         raise NoPuzzleError(f"{source}: no puzzle grid found in the image{detail}")
     return records
+
+
+SAME_PUZZLE = 0.5  #: two grids sharing this much of the smaller one's area are two readings of one puzzle
+
+
+def keep_one_per_puzzle(kept: list, got: tuple) -> list:
+    """``kept`` (reader, reading, revision) with ``got`` added, one per puzzle: when ``got``'s grid covers
+    most of a kept one's (two finders' outlines of one puzzle, a corner off in one), the solved reading stays,
+    the first when both or neither solved."""
+    for i, (_, reading, rev) in enumerate(kept):
+        if grid_find.overlap_share(reading.mesh.quad, got[1].mesh.quad) >= SAME_PUZZLE:
+            if rev.status != "solved" and got[2].status == "solved":
+                return kept[:i] + [got] + kept[i + 1:]
+            return kept
+    return kept + [got]
 
 
 def expected_misreads(reading: GridReading, rev: revise_stage.Revision) -> float:

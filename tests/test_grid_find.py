@@ -105,3 +105,14 @@ def test_even_runs_finds_evenly_spaced_peaks_and_not_divisors():
     assert (9, 60.0, 420.0) in [(n, round(a), round(b)) for n, a, b, _ in runs]
     # no run skips a line: lines 80 apart have a peak midway
     assert not any(n == 4 and round(b - a) == 320 for n, a, b, _ in runs)
+
+
+def test_overlap_share_of_two_outlines_of_one_grid_and_of_separate_grids():
+    import numpy as np
+
+    square = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+    skewed = square + np.array([[8, 12], [0, 0], [0, 0], [2, 0]])  # one corner off by a tenth of the side
+    beside = square + [110, 0]
+    assert grid_find.overlap_share(square, skewed) > 0.9
+    assert grid_find.overlap_share(square, beside) == 0.0
+    assert grid_find.overlap_share(square, square * 0.5) == 1.0  # a box inside: all of the smaller

@@ -222,3 +222,22 @@ def test_revise_gives_up_on_many_sure_errors(sudoku):
     make = lambda g, rels=(): Puzzle("sudoku", 9, g, box=(3, 3))  # noqa: E731
     rev = revise(cands, make, solve)
     assert rev.status == "unreadable" and rev.reason
+
+
+def test_two_outlines_of_one_puzzle_give_one_record_the_solved_reading():
+    from types import SimpleNamespace as NS
+
+    import numpy as np
+
+    from scanner import photo
+
+    square = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+    skewed = square + np.array([[8, 12], [0, 0], [0, 0], [2, 0]])
+    beside = square + [150, 0]
+    def got(quad, status):
+        return ("reader", NS(mesh=NS(quad=quad)), NS(status=status))
+    kept = photo.keep_one_per_puzzle([], got(skewed, "unreadable"))
+    kept = photo.keep_one_per_puzzle(kept, got(beside, "solved"))
+    kept = photo.keep_one_per_puzzle(kept, got(square, "solved"))
+    assert [(k[1].mesh.quad is square, k[2].status) for k in kept] == [(True, "solved"), (False, "solved")]
+    assert photo.keep_one_per_puzzle(kept, got(skewed, "solved")) == kept  # the first solved one stays
