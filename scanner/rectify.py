@@ -25,6 +25,9 @@ FIT_MARGIN = 0.04  #: share of the side left around the quad there
 INK_BLOCK = 0.5
 #: Share of a strip's pixels that must be ink where a line is followed for that station to be trusted.
 CLEAR = 0.45
+#: ... and for an inner line to count in the spacing the outer lines are checked against (``_regular_ends``):
+#: a one-pixel ruled line, solid, shows about 0.33 after the 3-pixel blur of the profiles.
+SPACING_CLEAR = 0.3
 
 
 @dataclass
@@ -73,19 +76,23 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, *, tol: float,
     ink mask), the two outer ones in ``strips[1]`` (the broad one) and checked against the spacing of the
     inner lines seen there too (``_regular_ends``)."""
     pos, strength = _follow(strips[1], expected, tol=tol)
-    pos, strength = _regular_ends(pos, strength, level=level)
     inner = slice(1, len(expected) - 1)
     fine_pos, fine_strength = _follow(strips[0], expected, tol=tol)
+    # the spacing the outer lines are checked against is that of the inner lines as followed (fine mask):
+    # thin lines hardly show in the broad one, and a fit through the few that do, extrapolated, can throw
+    # an outer line far off (a title bar just above the grid took the top line half a grid away)
     pos[inner], strength[inner] = fine_pos[inner], fine_strength[inner]
+    pos, strength = _regular_ends(pos, strength, level=SPACING_CLEAR, lo=expected[0] - tol, hi=expected[-1] + tol)
     return pos, strength
 
 
-def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45,
-                  slack: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
+def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45, slack: float = 0.15,
+                  lo: float = -np.inf, hi: float = np.inf) -> tuple[np.ndarray, np.ndarray]:
     """The outer lines' positions (L, K) checked against the spacing of the clear inner lines: at a
     station where the first (last) line lies off the regular spacing (a quadratic in the line index,
     fitted to the clear lines, as perspective allows) by more than ``slack`` of a cell -- pulled onto a
-    title bar, a shadow or a fold beside the border -- it is put where the spacing says."""
+    title bar, a shadow or a fold beside the border -- it is put where the spacing says (kept within
+    ``lo``..``hi``, the window the lines were sought in: an extrapolation is no better than that)."""
     pos, strength = pos.copy(), strength.copy()
     count = len(pos)
     index = np.arange(count, dtype=np.float64)
@@ -93,6 +100,9 @@ def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45,
         for end in (0, count - 1):
             clear = strength[:, k] >= level
             clear[end] = False
+            other = count - 1 - end
+            if (clear.sum() - clear[other]) >= 2:
+                clear[other] = False  # the other end may be off as well: the inner lines say the spacing
             if clear.sum() < 2:
                 continue
             degree = 2 if clear.sum() >= 4 else 1
@@ -100,7 +110,7 @@ def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45,
             want = np.polyval(coef, index[end])
             step = abs(np.polyval(np.polyder(coef), index[end]))
             if abs(pos[end, k] - want) > slack * step:
-                pos[end, k] = want
+                pos[end, k] = min(max(want, lo), hi)
     return pos, strength
 
 

@@ -1,0 +1,49 @@
+"""Following the ruled lines (scanner.rectify): outer lines checked against the inner lines' spacing."""
+from __future__ import annotations
+
+import numpy as np
+
+from scanner import rectify
+
+CELL, N, PAD = 40, 9, 80
+
+
+def _grid_under_a_title_bar(*, gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """A flat 9 x 9 grid (one-pixel inner lines, three-pixel border) with a dark title bar ``gap`` pixels above
+    it, on white; and the grid's true outer corners (x, y)."""
+    side = N * CELL
+    img = np.full((side + 2 * PAD, side + 2 * PAD), 235, np.uint8)
+    for i in range(N + 1):
+        at = PAD + i * CELL
+        w = 1 if i in (0, N) else 0
+        img[at - w:at + w + 1, PAD - 1:PAD + side + 2] = 20
+        img[PAD - 1:PAD + side + 2, at - w:at + w + 1] = 20
+    img[PAD - gap - 30:PAD - gap, PAD - 20:PAD + side + 20] = 40  # the title bar
+    quad = np.array([[PAD, PAD], [PAD + side, PAD], [PAD + side, PAD + side], [PAD, PAD + side]], np.float32)
+    return img, quad
+
+
+def test_outer_line_stays_on_the_grid_below_a_title_bar_with_thin_inner_lines():
+    for gap in (4, 7, 10):
+        img, quad = _grid_under_a_title_bar(gap=gap)
+        mesh = rectify.fit_mesh(img, quad, N)
+        assert np.abs(mesh.quad - quad).max() < 3.0, (gap, mesh.quad)
+        # every crossing, not only the corners
+        want = PAD + CELL * np.arange(N + 1)
+        assert np.abs(mesh.points[..., 0] - want[None, :]).max() < 3.0
+        assert np.abs(mesh.points[..., 1] - want[:, None]).max() < 3.0
+
+
+def test_an_end_line_off_the_spacing_is_put_back_and_no_further_than_the_window():
+    expected = 10.0 + 30.0 * np.arange(5)
+    pos = np.repeat(expected[:, None], 3, axis=1)
+    strength = np.full_like(pos, 0.35)  # thin lines: faint but followed
+    pos[0] -= 8.0  # pulled onto something above the grid
+    pos[4, 1] += 9.0  # and the other end off too at one station
+    strength[[0, 4]] = 1.0
+    fixed, _ = rectify._regular_ends(pos, strength, level=rectify.SPACING_CLEAR, lo=2.0, hi=150.0)
+    assert np.abs(fixed[0] - expected[0]).max() < 0.5
+    assert np.abs(fixed[4] - expected[4]).max() < 0.5
+    # a spacing that would put the line outside the window it was sought in is cut at the window
+    clipped, _ = rectify._regular_ends(pos, strength, level=rectify.SPACING_CLEAR, lo=9.0, hi=150.0)
+    assert clipped[0].min() >= 9.0
