@@ -153,3 +153,25 @@ def test_an_outer_line_pulled_off_the_grid_is_put_back_on_the_inner_spacing():
     fixed = takuzu.regular_outer(Mesh(n, pulled))
     assert np.abs(fixed.points - right.points).max() < 1e-6
     assert np.abs(takuzu.regular_outer(right).points - right.points).max() < 1e-9
+
+
+def _glyph_crops(marks: list[str], *, cell: int = 40) -> list[np.ndarray]:
+    """One crop (cell, cell) uint8 per mark of ``_cell_picture``, the ruled lines trimmed off."""
+    strip = _cell_picture(marks, cell=cell)
+    return [np.where(strip[3:cell - 3, i * cell + 3:(i + 1) * cell - 3] < 128, 0, 255).astype(np.uint8)
+            for i in range(len(marks))]
+
+
+@pytest.mark.parametrize("marks, binary", [
+    (["0", "1", "1", "0", "1", "0", "0", "1", "1", "0"], True),
+    (["ring", "disc", "disc", "ring", "disc", "ring", "ring", "disc"], True),
+    (["1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "3"], False),
+    (["1", "1", "1", "7", "1", "1", "1", "4", "1", "1"], False),  # a Sudoku never prints 0
+    (["10", "1", "11", "12", "13", "1", "14", "15", "16", "10", "1", "12"], False),  # a 16x16 number print
+    (["0", "1", "0", "1"], False),  # too few cells to tell
+])
+def test_a_binary_grid_is_told_from_a_sudoku_by_a_sample_of_its_cells(marks, binary):
+    from scanner.photo import get_engine
+    from scanner.readers import sudoku
+
+    assert sudoku.looks_binary(get_engine("auto"), _glyph_crops(marks)) == binary

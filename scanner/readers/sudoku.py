@@ -8,6 +8,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 import cv2
 import numpy as np
 
+from .. import circles
 from .ruled import engine_read, read_ruled
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  #: box shape (rows, cols) per size
@@ -23,9 +24,12 @@ class SudokuReader:
     def read(self, loaded, candidate, engine, *, timer):
         n = candidate.size
         style: dict = {}
-        crops_reader = functools.partial(read_numbers, style=style) if n > 9 else None
-        readings = read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n], values=tuple(range(1, n + 1)),
-                              timer=timer, crops_reader=crops_reader, pairs=n > 9)
+        crops_reader = functools.partial(read_numbers, style=style) if n > 9 else engine_read
+        try:
+            readings = read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n], values=tuple(range(1, n + 1)),
+                                  timer=timer, crops_reader=_unless_binary(crops_reader), pairs=n > 9)
+        except _NotSudoku:
+            return []
         if style.get("letters", 1.0) < 0.5:  # a number print: the answers are drawn as 10..16 too
             for reading in readings:
                 reading.glyphs = {ALPHABET[9 + d]: str(10 + d) for d in range(7)}
@@ -41,6 +45,79 @@ class SudokuReader:
         n = puzzle.size
         return {(r, c): ALPHABET[solution[r][c] - 1]
                 for r in range(n) for c in range(n) if puzzle.givens[r][c] is None}
+
+
+class _NotSudoku(Exception):
+    """Raised by ``_unless_binary``'s reader when the grid's marks are plainly a binary puzzle's."""
+
+
+#: Cells sampled (spread over the grid) to tell a binary puzzle, and the share of them that must read as
+#: 0 / 1 (or look like circles) for the grid to be given up.
+BINARY_SAMPLE, BINARY_SHARE = 16, 0.9
+CIRCLE_IOU = 0.9  #: overlap (intersection / union) of a circle's filled blot with the ellipse of its bounding box
+
+
+def _unless_binary(crops_reader):
+    """``crops_reader`` that first (on its first call: the upright cells) reads a sample of the inked cells
+    and raises ``_NotSudoku`` when they are plainly a Takuzu's (``looks_binary``), so that the whole grid is
+    not read (four ways round) as a Sudoku for nothing."""
+    first = [True]
+
+    def read(engine, crops, *, alphabet):
+        if first[0]:
+            first[0] = False
+            if looks_binary(engine, crops):
+                raise _NotSudoku
+        return crops_reader(engine, crops, alphabet=alphabet)
+    return read
+
+
+def looks_binary(engine, crops: list, *, sample: int = BINARY_SAMPLE, share: float = BINARY_SHARE) -> bool:
+    """Whether the inked cells ``crops`` (each (h, w) uint8, dark on white) are plainly a binary puzzle's: of a
+    sample of them spread over the grid (at least 6), ``share`` or more read as 0 or 1 (upright or a quarter
+    turned; a single glyph, not a pair) with a fifth or more 0s -- a Sudoku never prints 0 -- or are circles
+    (``_is_circle``: no digit or letter fills its bounding ellipse so)."""
+    if len(crops) < 6:
+        return False
+    chosen = [crops[i] for i in np.linspace(0, len(crops) - 1, min(sample, len(crops))).round().astype(int)]
+    need = share * len(chosen)
+    if sum(_is_circle(c) for c in chosen) >= need:
+        return True
+    for turned in (chosen, [np.ascontiguousarray(np.rot90(c)) for c in chosen]):
+        single = [_split(c)[1] < 0.5 for c in turned]
+        tops = [reading[0] for reading in engine_read(engine, turned, alphabet="0123456789")]
+        binary = [ok and label in "01" for ok, (label, p) in zip(single, tops)]
+        zeros = sum(ok and label == "0" and p > 0.5 for ok, (label, p) in zip(single, tops))
+        if sum(binary) >= need and zeros >= 0.2 * len(chosen):
+            return True
+    return False
+
+
+def _is_circle(crop: np.ndarray) -> bool:
+    """Whether a cell crop (h, w) uint8 holds a printed circle, black or white: its largest blot of ink (parted
+    from the paper or a shaded cell's tint by Otsu's threshold) is round (``circles.ROUND_ASPECT``), spans
+    ``circles.ROUND_SPAN`` of the crop without filling it, and with its holes filled covers the ellipse of its
+    bounding box and little more (a bold digit or letter leaves much of that ellipse bare, or its corners
+    spill outside it)."""
+    if int(crop.max()) - int(crop.min()) < 60:
+        return False
+    _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count < 2:
+        return False
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[big, :4])
+    side = float(max(crop.shape))
+    lo, hi = circles.ROUND_ASPECT
+    if not (lo <= w / h <= hi and circles.ROUND_SPAN <= min(w, h) / side and max(w, h) <= 0.95 * side):
+        return False
+    blot = np.pad((labels[y:y + h, x:x + w] == big).astype(np.uint8), 1)
+    outside = blot.copy()
+    cv2.floodFill(outside, None, (0, 0), 2)
+    filled = outside[1:-1, 1:-1] != 2
+    yy, xx = np.mgrid[0:h, 0:w]
+    ellipse = ((xx - (w - 1) / 2.0) / (w / 2.0)) ** 2 + ((yy - (h - 1) / 2.0) / (h / 2.0)) ** 2 <= 1.0
+    return float((filled & ellipse).sum()) / max(float((filled | ellipse).sum()), 1.0) >= CIRCLE_IOU
 
 
 #: Width / height of a cell's ink above which it is as likely two digits side by side as one glyph, and the
