@@ -122,6 +122,21 @@ def test_digit_turns_close_together_are_left_to_the_page_or_the_rules():
     assert sorted(q for _, q, _ in close) == [0, 2]
     assert [q for _, q, _ in takuzu.plausible_turns(close, 2)] == [2]
     assert [q for _, q, _ in takuzu.plausible_turns(read(-9.0, -40.0, -0.5, -50.0), None)] == [2]  # clear
+    # the page decides a close call even when the turn as seen leads by a little (glyphs that are the same
+    # upside down, e.g. a bar 1 and an oval 0): the prior is only a tie-break when the page cannot tell
+    leaning_upright = read(-5.6, -150.0, -5.7, -180.0)
+    assert [q for _, q, _ in takuzu.close_turns(leaning_upright)] == [0, 2]
+    assert [q for _, q, _ in takuzu.plausible_turns(leaning_upright, 2)] == [2]
+    assert [q for _, q, _ in takuzu.plausible_turns(leaning_upright, None)] == [0]
+    assert [q for _, q, _ in takuzu.plausible_turns(leaning_upright, 1)] == [0]  # a page turn no digit allows
+
+
+def test_a_reading_that_is_the_same_upside_down_is_told():
+    cell = lambda v: [(v, 0.9), (None, 0.1)]  # noqa: E731
+    grid = [[cell(0), cell(None)], [cell(1), cell(1)]]
+    turned = [[cell(1), cell(1)], [cell(None), cell(0)]]  # grid seen upside down
+    assert takuzu.same_upside_down(grid, turned)
+    assert not takuzu.same_upside_down(grid, [[cell(1), cell(1)], [cell(0), cell(None)]])
 
 
 @pytest.mark.parametrize("seed", [14, 15])  # a page whose text tells the turn, and one whose text does not

@@ -11,7 +11,9 @@ same every way up, so the text of the page around the grid decides (``scanner.or
 tell surely, the grid is given as seen in the photo (turn 0, ``turn_known`` false; the overlay is right either way).
 Digits decide the turn alone when one turn reads clearly best; a 0 and a 1 can look alike upside down, so
 when another turn comes close the page's text decides, and when it cannot, every close turn is returned:
-Takuzu's rules hold in every turn, so they all solve and the photo is reported unreadable, not upside down.
+Takuzu's rules hold in every turn, so they all solve and the photo is reported unreadable, not upside down --
+except when the two close turns are each other upside down and read the same (bar 1s, oval 0s): either
+draws the same answer into the photo, so the likelier is given with ``turn_known`` false, as circles are.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise
 from . import GridReading
-from .ruled import _turn, ink_gray
+from .ruled import _turn, engine_read, ink_gray
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -107,27 +109,40 @@ def read_digits(inks, engine) -> list[tuple[float, int, list]]:
     for quarter in range(4):
         grid = inks if quarter == 0 else _turn(inks, quarter)
         todo = [(r, c) for r in range(n) for c in range(n) if grid[r][c].crop is not None]
-        got = dict(zip(todo, engine.read([grid[r][c].crop for r, c in todo], alphabet=DIGITS) if todo else []))
+        got = dict(zip(todo, engine_read(engine, [grid[r][c].crop for r, c in todo], alphabet=DIGITS) if todo else []))
         cands = [[digit_candidates(grid[r][c], got.get((r, c))) for c in range(n)] for r in range(n)]
         out.append((_log_likelihood(cands), quarter, cands))
     return sorted(out, key=lambda t: -t[0])
 
 
+def close_turns(readings: list) -> list:
+    """The digit readings (``read_digits``) within ``revise.RIVAL_MARGIN`` of the likeliest, by the digits
+    alone: the turns the glyphs cannot tell apart (a 0 and a 1 can look alike upside down)."""
+    best = max(t[0] for t in readings)
+    return [t for t in readings if t[0] > best - revise.RIVAL_MARGIN]
+
+
 def plausible_turns(readings: list, page: int | None) -> list:
-    """The digit readings (``read_digits``) worth offering: the likeliest alone when no other turn comes within
-    ``revise.RIVAL_MARGIN`` of it (a 0 and a 1 can look alike upside down), the turn as seen getting
-    ``UPRIGHT_PRIOR`` (so it wins whenever the digits lean its way at all); else the one the page's text
-    points to (``page``, a quarter) when it is among the close ones; else every close one, so that the rules'
-    check finds them rivals and the photo is unreadable rather than read upside down."""
+    """The digit readings (``read_digits``) worth offering: when the digits cannot tell the turn
+    (``close_turns``) the one the page's text points to (``page``, a quarter) if it is among the close ones;
+    else the likeliest alone when no other turn comes within ``revise.RIVAL_MARGIN`` of it, the turn as seen
+    getting ``UPRIGHT_PRIOR`` (so it wins whenever the digits lean its way at all); else every close one, so
+    that the rules' check finds them rivals and the photo is unreadable rather than read upside down."""
     def score(t):
         return t[0] + (UPRIGHT_PRIOR if t[1] == 0 else 0.0)
 
+    paged = [t for t in close_turns(readings) if t[1] == page]
+    if paged:
+        return paged
     readings = sorted(readings, key=lambda t: -score(t))
-    close = [t for t in readings if score(t) > score(readings[0]) - revise.RIVAL_MARGIN]
-    if len(close) == 1:
-        return close
-    chosen = [t for t in close if t[1] == page]
-    return chosen or close
+    return [t for t in readings if score(t) > score(readings[0]) - revise.RIVAL_MARGIN]
+
+
+def same_upside_down(first: list, second: list) -> bool:
+    """Whether two readings' candidates (n x n, best first) hold the same values, the second as the first
+    turned by 180 degrees: a print that reads alike either way up (the two give the same answer in the photo)."""
+    best = [[cell[0][0] for cell in row] for row in first]
+    return _turned(best, 2) == [[cell[0][0] for cell in row] for row in second]
 
 
 def page_orientation(loaded, mesh_small, n: int, *, timer) -> orient.Orientation:
@@ -186,10 +201,16 @@ class TakuzuReader:
                 turn_known = quarter is not None
                 chosen = [(0.0, quarter or 0, _turned(cands, quarter or 0))]
             else:
-                chosen = plausible_turns(read_digits(inks, engine), None)
-                if len(chosen) > 1:  # the digits cannot tell the turn: ask the page
-                    found = page_orientation(loaded, mesh_small, n, timer=timer)
-                    chosen = plausible_turns(chosen, page_quarter(found))
+                readings = read_digits(inks, engine)
+                page = None
+                if len(close_turns(readings)) > 1:  # the digits cannot tell the turn: ask the page
+                    page = page_quarter(page_orientation(loaded, mesh_small, n, timer=timer))
+                chosen = plausible_turns(readings, page)
+                if (len(chosen) == 2 and (chosen[0][1] - chosen[1][1]) % 4 == 2
+                        and same_upside_down(chosen[0][2], chosen[1][2])):
+                    # the print reads the same upside down (bar 1s, oval 0s) and the page cannot tell: either
+                    # reading draws the same answer into the photo, so give the likelier with the turn unknown
+                    chosen, turn_known = chosen[:1], False
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)
         return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
                             picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
