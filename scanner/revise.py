@@ -31,8 +31,9 @@ MAX_CHANGES = 2  #: more changed cells than this is no longer a reading of the p
 MAX_COST = 6.0  #: total log-odds a revision may cost (~ e**6 = 400 times less likely than the raw reading)
 RIVAL_MARGIN = 2.3  #: a second unique reading within this cost (10x likelihood) of the best makes the photo unreadable
 MAX_SOLVES = 80  #: bound on solver calls
-MAX_SECONDS = 0.5  #: safety bound on the time spent searching (MAX_SOLVES is the bound that normally
-#: ends it, so the outcome does not depend on the machine's load)
+MAX_SECONDS = 0.5  #: safety bound on the CPU time this thread spends searching (MAX_SOLVES is the bound that
+#: normally ends it; CPU time, not wall time, so that other processes' load does not change the outcome: under
+#: load on the dev sets the wall-time bound ended 5-7 of ~950 searches, some of them on a different outcome)
 MAX_ALTERNATIVES = 30  #: runner-ups considered (the cheapest)
 MIN_ALT_P = 1e-4  #: runner-ups less likely than this are never tried
 
@@ -43,7 +44,8 @@ class Revision:
     ``result`` the solver's Result for them (None when unreadable without one); ``changes`` the cells changed
     from the raw reading as ``((row, col), raw_value, new_value)``; ``cost`` their summed log-odds;
     ``reason`` why unreadable; ``solves`` solver calls made; ``relations`` the relations read and
-    ``relation_changes`` the pairs changed as ``((a, b), raw_op, new_op)`` (op None = no sign)."""
+    ``relation_changes`` the pairs changed as ``((a, b), raw_op, new_op)`` (op None = no sign); ``ended``
+    what ended the search for readings."""
 
     status: str
     grid: Grid
@@ -54,6 +56,9 @@ class Revision:
     solves: int = 0
     relations: tuple[Relation, ...] = ()
     relation_changes: list[tuple[Pair, Optional[str], Optional[str]]] = field(default_factory=list)
+    ended: str = "done"  #: what ended the search: "done", "solves" (MAX_SOLVES) or "time" (MAX_SECONDS)
+    nodes: int = 0  #: solver search nodes visited, summed over the calls
+    tries: int = 0  #: readings looked at (the ones that clash too)
 
 
 def raw_reading(cands: list[list[Candidates]]) -> Grid:
@@ -137,9 +142,12 @@ def revise(
     found: list[tuple[float, Grid, Result, tuple, tuple]] = []
     solves = 0
     first_result: Optional[Result] = None
+    ended = "done"
+    nodes = tries = 0
 
     def attempt(cost: float, idx: tuple) -> None:
-        nonlocal solves, first_result
+        nonlocal solves, first_result, nodes, tries
+        tries += 1
         grid = [list(row) for row in raw]
         ops = list(raw_ops)
         for i in idx:
@@ -154,6 +162,7 @@ def revise(
             return
         solves += 1
         result = solve(puzzle)
+        nodes += getattr(result, "nodes", 0) or 0
         if not idx:
             first_result = result
         if result.status == "solved":
@@ -161,9 +170,13 @@ def revise(
 
     attempt(0.0, ())
     if not found or _doubtful(cands, relation_cands):
-        deadline = time.perf_counter() + max_seconds
+        deadline = time.thread_time() + max_seconds
         for cost, idx in _subsets(alts, max_changes=rival_changes, max_cost=max_cost):
-            if solves >= max_solves or time.perf_counter() > deadline:
+            if solves >= max_solves:
+                ended = "solves"
+                break
+            if time.thread_time() > deadline:
+                ended = "time"
                 break
             if found and cost > found[0][0] + rival_margin:
                 break
@@ -175,16 +188,16 @@ def revise(
         if first_result is not None and first_result.status == "ambiguous" and not alts:
             why = "the givens read have more than one solution"
         return Revision("unreadable", raw, first_result, reason=why, solves=solves,
-                        relations=_relations(relation_cands, raw_ops))
+                        relations=_relations(relation_cands, raw_ops), ended=ended, nodes=nodes, tries=tries)
     cost, grid, result, idx, relations = found[0]
     if len(idx) > max_changes:
         return Revision("unreadable", raw, first_result, solves=solves, relations=_relations(relation_cands, raw_ops),
-                        reason="the likeliest valid reading needs more corrections than a photo may be read with")
+                        ended=ended, nodes=nodes, tries=tries, reason="the likeliest valid reading needs more corrections than a photo may be read with")
     slots = {alts[i][1] for i in idx}
     changes = [((r, c), raw[r][c], grid[r][c]) for (r, c) in sorted(s for s in slots if s[0] != "pair")]
     new_ops = {alts[i][1][1]: alts[i][2] for i in idx if alts[i][1][0] == "pair"}
     rel_changes = [(relation_cands[i][0], raw_ops[i], op) for i, op in sorted(new_ops.items())]
-    extra = dict(solves=solves, relations=relations, relation_changes=rel_changes)
+    extra = dict(solves=solves, relations=relations, relation_changes=rel_changes, ended=ended, nodes=nodes, tries=tries)
     if any(f[0] - cost <= rival_margin and f[2].solution != result.solution for f in found[1:]):
         return Revision("unreadable", grid, result, changes, cost,
                         reason="two different readings of the photo both make a valid puzzle", **extra)
