@@ -190,3 +190,19 @@ def test_a_binary_grid_is_told_from_a_sudoku_by_a_sample_of_its_cells(marks, bin
     from scanner.readers import sudoku
 
     assert sudoku.looks_binary(get_engine("auto"), _glyph_crops(marks)) == binary
+
+
+def test_a_glyph_washed_out_by_glare_is_stretched_to_ink_and_paper_stays_paper():
+    cell, n = 40, 12
+    img = np.full((n * cell, n * cell), 200, np.uint8)
+    for k in range(n + 1):  # ruled lines
+        img[min(k * cell, n * cell - 1), :] = 60
+        img[:, min(k * cell, n * cell - 1)] = 60
+    cv2.line(img, (20, 10), (20, 30), 40, 3)  # a 1 in the shade
+    cv2.line(img, (9 * cell + 20, 10), (9 * cell + 20, 30), 40, 3)  # a 1 that the glare will wash out
+    glare = img[:, 6 * cell:].astype(np.float32)
+    img[:, 6 * cell:] = (255 - (255 - glare) * 0.3).astype(np.uint8)  # bright, little contrast left
+    assert img[20, 9 * cell + 20] > 150
+    out = takuzu.local_contrast(img, cell=cell)
+    assert out[20, 9 * cell + 20] < 100 and out[20, 20] < 100
+    assert out[20, 10 * cell + 20] > 200 and out[20, cell + 20] > 200  # empty cells, either side

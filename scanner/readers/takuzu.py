@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 from solver.puzzle import Cell, Grid, Puzzle, Relation
@@ -72,6 +73,22 @@ def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
             source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
         picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
     return mesh_small, picture
+
+
+GLARE_SPAN = 30.0  #: least paper-to-ink span (gray levels) a neighbourhood is stretched over
+
+
+def local_contrast(gray: np.ndarray, *, cell: int) -> np.ndarray:
+    """``gray`` (H, W) uint8 stretched so that each neighbourhood's paper is white and its darkest print (the
+    ruled lines, the marks, over 3 cells) black: a glyph washed out by glare reads as ink like the rest
+    (spans under ``GLARE_SPAN`` levels are not stretched further, so empty paper stays paper)."""
+    g = gray.astype(np.float32)
+    k = int(1.5 * cell) | 1
+    paper = cv2.blur(cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), (k, k))
+    w = int(3 * cell) | 1
+    floor = cv2.blur(cv2.erode(g, cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))), (w, w))
+    span = np.maximum(paper - floor, GLARE_SPAN)
+    return (np.clip((g - (paper - span)) / span, 0.0, 1.0) * 255).astype(np.uint8)
 
 
 def digit_candidates(ink: cells_stage.CellInk, reading) -> list:
@@ -185,7 +202,7 @@ class TakuzuReader:
         n = candidate.size
         mesh_small, picture = dewarped(loaded, candidate, timer=timer)
         with timer.stage("ink"):
-            inks = cells_stage.measure(picture, n, cell=READ_CELL)
+            inks = cells_stage.measure(local_contrast(picture, cell=READ_CELL), n, cell=READ_CELL)
         with timer.stage("read"):
             dark = circles.darkness(picture, cell=READ_CELL)
             marks = [[circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=READ_CELL)) if ink.crop is not None else None
