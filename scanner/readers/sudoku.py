@@ -96,9 +96,9 @@ def looks_binary(engine, crops: list, *, sample: int = BINARY_SAMPLE, share: flo
 def _is_circle(crop: np.ndarray) -> bool:
     """Whether a cell crop (h, w) uint8 holds a printed circle, black or white: its largest blot of ink (parted
     from the paper or a shaded cell's tint by Otsu's threshold) is round (``circles.ROUND_ASPECT``), spans
-    ``circles.ROUND_SPAN`` of the crop without filling it, and with its holes filled covers the ellipse of its
-    bounding box and little more (a bold digit or letter leaves much of that ellipse bare, or its corners
-    spill outside it)."""
+    ``circles.ROUND_SPAN`` of the crop, and with its holes filled covers the ellipse of its bounding box and
+    little more (a bold digit or letter leaves much of that ellipse bare, or its corners spill outside it;
+    a shaded square, too)."""
     if int(crop.max()) - int(crop.min()) < 60:
         return False
     _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
@@ -109,7 +109,7 @@ def _is_circle(crop: np.ndarray) -> bool:
     x, y, w, h = (int(v) for v in stats[big, :4])
     side = float(max(crop.shape))
     lo, hi = circles.ROUND_ASPECT
-    if not (lo <= w / h <= hi and circles.ROUND_SPAN <= min(w, h) / side and max(w, h) <= 0.95 * side):
+    if not (lo <= w / h <= hi and circles.ROUND_SPAN <= min(w, h) / side):
         return False
     blot = np.pad((labels[y:y + h, x:x + w] == big).astype(np.uint8), 1)
     outside = blot.copy()
