@@ -375,18 +375,25 @@ def _runs_on(lines: np.ndarray, n: int, first: float, last: float, lo: float, hi
     return False
 
 
+def _strokes_around(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The long horizontal and vertical strokes (each (S, S) uint8 mask, S = CHECK_SIDE) of ``quad`` (4, 2)
+    of ``gray`` rectified to a square with a SEARCH_MARGIN border around it."""
+    side = CHECK_SIDE
+    square = rectify_square(gray, quad, side=side, margin=SEARCH_MARGIN * side)
+    mask = ink_mask(square, block=(side // 16) | 1, offset=6)
+    reach = side // 30
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
+    return horiz, vert
+
+
 def lattices_near(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, tries: int = SEARCH_TRIES) -> list[np.ndarray]:
     """Quads (4, 2) (x, y) of ruled lattices proposed in and just around the outline ``quad`` of ``gray``
     (H, W), likeliest first: n + 1 evenly spaced long strokes across and n + 1 along it. An outline that
     also holds a title or a text frame, or a cluster of cells missing a row, has its grid among them
     (to be confirmed by ``check``)."""
-    side = CHECK_SIDE
-    margin = SEARCH_MARGIN * side
-    square = rectify_square(gray, quad, side=side, margin=margin)
-    mask = ink_mask(square, block=(side // 16) | 1, offset=6)
-    reach = side // 30
-    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8))
-    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
+    side, margin = CHECK_SIDE, SEARCH_MARGIN * CHECK_SIDE
+    horiz, vert = _strokes_around(gray, quad)
     rows = cv2.dilate(horiz, np.ones((5, 1), np.uint8)).mean(axis=1) / 255.0
     cols = cv2.dilate(vert, np.ones((1, 5), np.uint8)).mean(axis=0) / 255.0
     across = even_runs(cols, sizes=sizes, edge=2)
@@ -500,13 +507,8 @@ def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes
 def _ends_clean(gray: np.ndarray, quad: np.ndarray, n: int) -> bool:
     """Whether the inner lines of the n x n lattice ``quad`` (4, 2) of ``gray`` end at its border, seen in its
     own rectification (a lattice found by searching may be part of a larger grid: its lines run on)."""
-    side = CHECK_SIDE
-    margin = SEARCH_MARGIN * side
-    square = rectify_square(gray, quad, side=side, margin=margin)
-    mask = ink_mask(square, block=(side // 16) | 1, offset=6)
-    reach = side // 30
-    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8))
-    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
+    side, margin = CHECK_SIDE, SEARCH_MARGIN * CHECK_SIDE
+    horiz, vert = _strokes_around(gray, quad)
     lo, hi = margin, side - 1 - margin
     return not (_runs_on(vert, n, lo, hi, lo, hi) or _runs_on(horiz.T, n, lo, hi, lo, hi))
 

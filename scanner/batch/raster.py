@@ -117,24 +117,6 @@ def _bgr(frame, *, grey: bool) -> np.ndarray:
     return out
 
 
-BAND_BYTES = 1 << 24  #: pixels are taken out of Pillow in bands of about this size
-
-
-def _bgr(frame, *, grey: bool) -> np.ndarray:
-    """The Pillow picture ``frame`` (mode L or RGB) as (H, W, 3) uint8 BGR, band by band: Pillow hands
-    pixels over as bytes (a whole picture at once would hold two more copies of it for a moment)."""
-    import cv2
-
-    w, h = frame.size
-    out = np.empty((h, w, 3), np.uint8)
-    code = cv2.COLOR_GRAY2BGR if grey else cv2.COLOR_RGB2BGR
-    band = max(1, BAND_BYTES // (3 * w))
-    for y in range(0, h, band):
-        part = np.asarray(frame.crop((0, y, w, min(h, y + band))))
-        cv2.cvtColor(part, code, dst=out[y:y + part.shape[0]])
-    return out
-
-
 _ORIENTATION = 0x0112  #: the TIFF/EXIF orientation tag
 
 
