@@ -27,7 +27,7 @@ from .. import cells as cells_stage
 from ..grid_find import gray_of, ink_mask, same_quad
 from ..rectify import Mesh
 from . import GridReading
-from .ruled import _turn, ink_gray, sharpen, ENGINE_TEMPERATURE
+from .ruled import _turn, dewarp_gray, sharpen, ENGINE_TEMPERATURE
 
 SIZES = tuple(range(4, 10))
 FRAMED = tuple(range(4, 21))  #: ruled candidates looked at: other sizes may be a frame around a lattice and its title
@@ -398,12 +398,7 @@ class FutoshikiReader:
                 mesh_small = Mesh(n, grid.to_image(np.stack(np.meshgrid(edge, edge), axis=-1)))
         pitch = sign_pitch(box)
         with timer.stage("dewarp"):
-            side_small = float(np.linalg.norm(pitch_mesh.quad[0] - pitch_mesh.quad[2])) / 1.414
-            if side_small >= 1.2 * n * pitch or scale >= 1.0:
-                source, mesh_src = small, pitch_mesh
-            else:
-                source, mesh_src = loaded.image, pitch_mesh.scaled(1.0 / scale)
-            picture = ink_gray(rectify.dewarp(source, mesh_src, cell=pitch))
+            picture = dewarp_gray(loaded, pitch_mesh, cell=pitch)
             digits_pic = box_picture(picture, n, pitch=pitch, box=box)
         with timer.stage("signs"):
             read_signs = signs.read_signs(picture, n, pitch=pitch, box=box)

@@ -36,6 +36,19 @@ def ink_gray(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else np.min(image, axis=2)
 
 
+def dewarp_gray(loaded, mesh_small, *, cell: int) -> np.ndarray:
+    """The grid of ``mesh_small`` (a mesh in detection-copy pixels) dewarped to (n * cell, n * cell) gray
+    (``ink_gray``): read from the detection copy when its cells are large enough there (``SMALL_ENOUGH``),
+    else from the full-resolution picture."""
+    n = mesh_small.n
+    side_small = float(np.linalg.norm(mesh_small.quad[0] - mesh_small.quad[2])) / 1.414
+    if side_small >= SMALL_ENOUGH * n * cell or loaded.scale >= 1.0:
+        source, mesh_src = loaded.small, mesh_small
+    else:
+        source, mesh_src = loaded.image, mesh_small.scaled(1.0 / loaded.scale)
+    return ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
+
+
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
                cell: int = READ_CELL, crops_reader=None, pairs: bool = False) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
@@ -50,13 +63,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("mesh"):
         mesh_small = rectify.fit_mesh(small, cand.quad, n)
     with timer.stage("dewarp"):
-        # read from the detection copy when the grid is large enough there, else from full resolution
-        side_small = float(np.linalg.norm(mesh_small.quad[0] - mesh_small.quad[2])) / 1.414
-        if side_small >= SMALL_ENOUGH * n * cell or scale >= 1.0:
-            source, mesh_src = small, mesh_small
-        else:
-            source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
-        picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
+        picture = dewarp_gray(loaded, mesh_small, cell=cell)
     with timer.stage("ink"):
         inks = cells_stage.measure(picture, n, cell=cell, retrim=cells_stage.WIDE_TRIM,
                                    **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))

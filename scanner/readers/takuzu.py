@@ -27,7 +27,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise
 from . import GridReading
-from .ruled import _turn, engine_read, ink_gray
+from .ruled import _turn, dewarp_gray, engine_read
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -62,16 +62,10 @@ def regular_outer(mesh: rectify.Mesh, *, slack: float = OUTER_SLACK) -> rectify.
 def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
     """(mesh in detection-copy pixels, dewarped gray picture (n * cell, n * cell)) of candidate ``cand``."""
     n = cand.size
-    small, scale = loaded.small, loaded.scale
     with timer.stage("mesh"):
-        mesh_small = regular_outer(rectify.fit_mesh(small, cand.quad, n))
+        mesh_small = regular_outer(rectify.fit_mesh(loaded.small, cand.quad, n))
     with timer.stage("dewarp"):
-        side_small = float(np.linalg.norm(mesh_small.quad[0] - mesh_small.quad[2])) / 1.414
-        if side_small >= 1.2 * n * cell or scale >= 1.0:
-            source, mesh_src = small, mesh_small
-        else:
-            source, mesh_src = loaded.image, mesh_small.scaled(1.0 / scale)
-        picture = ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
+        picture = dewarp_gray(loaded, mesh_small, cell=cell)
     return mesh_small, picture
 
 
