@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .grid_find import Candidate, gray_of, ink_mask
+from .grid_find import Candidate, gray_of, ink_mask, linked_groups
 
 SIZES = tuple(range(4, 10))  #: boxes grids looked for (Futoshiki 4..9)
 SIZE_SPREAD = 0.15  #: a box interior's side is within this log ratio of its nearest neighbours' median side
@@ -109,19 +109,7 @@ def _groups(boxes: np.ndarray) -> list[np.ndarray]:
     alike = (ratio > 0.75) & (ratio < 1.33)
     ruled = ((dist <= MIN_GAP * big) & alike & ~np.eye(len(boxes), dtype=bool)).any(axis=1)
     near = (dist > MIN_GAP * big) & (dist < 2.2 * big) & alike & ~ruled[:, None] & ~ruled[None, :]
-    parent = np.arange(len(boxes))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, j in zip(*np.nonzero(np.triu(near, 1))):
-        ri, rj = root(i), root(j)
-        if ri != rj:
-            parent[ri] = rj
-    roots = np.array([root(i) for i in range(len(boxes))])
+    roots = linked_groups(near)
     return [np.nonzero(roots == r)[0] for r in np.unique(roots) if (roots == r).sum() >= SIZES[0] ** 2 - 2]
 
 

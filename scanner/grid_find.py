@@ -236,6 +236,24 @@ def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, lim
     return [q for _, q in found[:limit]]
 
 
+def linked_groups(near: np.ndarray) -> np.ndarray:
+    """(K,) int: a label per node of the symmetric (K, K) bool neighbour matrix ``near``, the same for nodes
+    linked by a chain of neighbours (union-find)."""
+    parent = np.arange(len(near))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in zip(*np.nonzero(np.triu(near, 1))):
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[ri] = rj
+    return np.array([root(i) for i in range(len(near))], dtype=int)
+
+
 def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
                        lines_only: bool = False) -> list[np.ndarray]:
     """Quads (4, 2) (x, y) around clusters of similar, adjacent, box-like light regions of ``gray`` (H, W): the
@@ -261,25 +279,13 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
     size = np.sqrt(w[idx] * h[idx])
     cx, cy = centroids[idx, 0], centroids[idx, 1]
     # neighbours: similar size and centres within 1.7 cell sizes
-    parent = np.arange(len(idx))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     dist = np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
     ratio = size[:, None] / size[None, :]
     near = (dist < 1.7 * np.maximum(size[:, None], size[None, :])) & (ratio > 0.6) & (ratio < 1.67)
     np.fill_diagonal(near, False)
     inner = near.sum(axis=1) >= 2  # a grid cell has at least two neighbouring cells; stray boxes do not
     near &= inner[:, None] & inner[None, :]
-    for i, j in zip(*np.nonzero(np.triu(near, 1))):
-        ri, rj = root(i), root(j)
-        if ri != rj:
-            parent[ri] = rj
-    roots = np.array([root(i) for i in range(len(idx))])
+    roots = linked_groups(near)
     out: list[tuple[int, np.ndarray]] = []
     for r in np.unique(roots):
         members = idx[roots == r]
