@@ -226,6 +226,10 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
                     raise
                 except Exception:  # grading is a nicety; never lose a solved puzzle over it
                     difficulty = None
+        labels = {}  # the answer drawn into each empty cell, in the print's style (e.g. circles)
+        if solved:
+            labels = {cell: reading.glyphs.get(text, text)
+                      for cell, text in kind_reader.labels(puzzle, rev.result.solution).items()}
         out_path = None
         if solved and draw:
             with timer.stage("decode"):
@@ -233,8 +237,6 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
                     canvas = loaded.canvas()
                 full = canvas
             with timer.stage("overlay"):
-                labels = kind_reader.labels(puzzle, rev.result.solution)
-                labels = {cell: reading.glyphs.get(text, text) for cell, text in labels.items()}  # print's style
                 # drawn in place on the canvas (the full picture, unless it is also the detection copy)
                 drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True, quads=reading.boxes)
             with timer.stage("encode"):
@@ -248,8 +250,6 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
                 debug.write_stage(debug_dir, f"{prefix}03_cells.png",
                                   debug.cells_picture(reading.picture, reading.cell, reading.cands, rev.changes))
                 if solved:
-                    labels = kind_reader.labels(puzzle, rev.result.solution)
-                    labels = {cell: reading.glyphs.get(text, text) for cell, text in labels.items()}
                     debug.write_stage(debug_dir, f"{prefix}04_overlay.jpg",
                                       overlay.draw_digits(loaded.small, small_mesh, labels))
         probs = [cell[0][1] for row in reading.cands for cell in row]
