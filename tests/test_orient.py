@@ -87,3 +87,60 @@ def test_a_line_votes_up_and_its_flip_votes_down():
     up = orient.line_vote(profile)
     assert up > 0
     assert orient.line_vote(profile[::-1]) == pytest.approx(-up)
+
+
+def _instructions(*, seed: int, lines: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """(page (H, W) uint8 with a ruled N x N grid and nothing but a few lines of instructions just above it
+    (where a puzzle's own text stands), grid corners (4, 2) (x, y) clockwise from top-left)."""
+    rng = np.random.default_rng(seed)
+    w = h = 2 * 6 * CELL + N * CELL
+    img = Image.new("L", (w, h), 245)
+    draw = ImageDraw.Draw(img)
+    x0 = y0 = 6 * CELL
+    side = N * CELL
+    try:
+        font = ImageFont.truetype(FONT, 13)
+    except OSError:
+        pytest.skip("DejaVu fonts not installed")
+    wrapped = text.wrap(" ".join(text.paragraph(rng) for _ in range(3)), font, side)[:lines]
+    y = y0 - 8 - 17 * len(wrapped)
+    for line in wrapped:
+        draw.text((x0, y), line, font=font, fill=20)
+        y += 17
+    for i in range(N + 1):
+        draw.line([(x0 + i * CELL, y0), (x0 + i * CELL, y0 + side)], fill=20, width=2)
+        draw.line([(x0, y0 + i * CELL), (x0 + side, y0 + i * CELL)], fill=20, width=2)
+    quad = np.float64([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
+    return np.asarray(img), quad
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_whole_lines_beside_the_grid_tell_what_the_tiles_cannot(turn):
+    """Five lines of instructions hugging the grid: too little for the tiles alone, told by the whole lines."""
+    for seed in (0, 1, 3):
+        page, quad = _instructions(seed=seed)
+        image, corners = _turned(page, quad, turn)
+        found = orient.page_turn(image, corners, N)
+        assert found.turn == turn, (seed, found)
+        assert found.line_z != 0.0  # the tiles did not decide alone
+
+
+def test_too_few_lines_are_left_undecided_never_turned_wrong():
+    for seed in range(4, 8):
+        for lines in (2, 5):
+            page, quad = _instructions(seed=seed, lines=lines)
+            for turn in (0, 2, 3):
+                image, corners = _turned(page, quad, turn)
+                found = orient.page_turn(image, corners, N)
+                assert found.turn in (None, turn), (seed, lines, found)
+
+
+def test_whole_lines_are_found_and_score_up_and_down():
+    page, quad = _instructions(seed=0)
+    cell = CELL
+    frame = orient.frame(page, quad, N, cell=cell)
+    profiles = orient.text_lines(orient.ink(frame, cell=cell), cell=cell, n=N)
+    assert len(profiles) >= 4  # five lines (a wide word gap may split one)
+    scores = [orient.line_score(p) for p in profiles]
+    assert sum(scores) > 0
+    assert [orient.line_score(p[::-1]) for p in profiles] == pytest.approx([-s for s in scores])
