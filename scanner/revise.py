@@ -34,6 +34,10 @@ MAX_SOLVES = 80  #: bound on solver calls
 MAX_SECONDS = 0.5  #: safety bound on the CPU time this thread spends searching (MAX_SOLVES is the bound that
 #: normally ends it; CPU time, not wall time, so that other processes' load does not change the outcome: under
 #: load on the dev sets the wall-time bound ended 5-7 of ~950 searches, some of them on a different outcome)
+#: The CPU clock is read after each solver call and every CLOCK_EVERY readings tried, not before each reading:
+#: reading a thread's CPU time is a system call (~20 us idle, far more on a loaded machine), dearer than
+#: checking that a reading's givens clash.
+CLOCK_EVERY = 32
 MAX_ALTERNATIVES = 30  #: runner-ups considered (the cheapest)
 MIN_ALT_P = 1e-4  #: runner-ups less likely than this are never tried
 
@@ -123,6 +127,7 @@ def revise(
     rival_margin: float = RIVAL_MARGIN,
     max_solves: int = MAX_SOLVES,
     max_seconds: float = MAX_SECONDS,
+    prune: bool = True,
 ) -> Revision:
     """The most likely reading of ``cands`` (n x n candidate lists) whose puzzle has exactly one solution.
 
@@ -134,6 +139,11 @@ def revise(
     A reading is accepted with at most ``max_changes`` changes, but rivals are looked for among readings
     with up to ``rival_changes`` (default one more): a reading is only trusted when no likely reading
     just beyond what may be accepted contradicts it.
+
+    When the raw reading's givens clash (and no relation may change), the readings that leave one of its
+    clashes as it is are skipped unchecked (``clash_cores``; ``clash`` must only forbid: givens that clash
+    still clash with more beside them), and the search is not made at all when more clashes lie apart than
+    changes may be made; ``prune=False`` checks every reading (same outcome, slower).
     """
     rival_changes = max_changes + 1 if rival_changes is None else max(rival_changes, max_changes)
     raw = raw_reading(cands)
@@ -145,7 +155,8 @@ def revise(
     ended = "done"
     nodes = tries = 0
 
-    def attempt(cost: float, idx: tuple) -> None:
+    def attempt(cost: float, idx: tuple) -> bool:
+        """Try the reading ``idx`` changes; False when its givens clash."""
         nonlocal solves, first_result, nodes, tries
         tries += 1
         grid = [list(row) for row in raw]
@@ -159,7 +170,7 @@ def revise(
         relations = _relations(relation_cands, ops)
         puzzle = make_puzzle(grid, relations)
         if clash is not None and clash(puzzle):
-            return
+            return False
         solves += 1
         result = solve(puzzle)
         nodes += getattr(result, "nodes", 0) or 0
@@ -167,19 +178,31 @@ def revise(
             first_result = result
         if result.status == "solved":
             found.append((cost, grid, result, idx, relations))
+        return True
 
-    attempt(0.0, ())
-    if not found or _doubtful(cands, relation_cands):
+    cores: list[frozenset] = []
+    if not attempt(0.0, ()) and prune and not any(slot[0] == "pair" for _, slot, _ in alts):
+        def clashes(cells) -> bool:
+            only = [[v if (r, c) in cells else None for c, v in enumerate(row)] for r, row in enumerate(raw)]
+            return clash(make_puzzle(only, _relations(relation_cands, raw_ops))) is not None
+        cores = clash_cores(raw, clashes, limit=rival_changes + 1)
+    if len(cores) > rival_changes:
+        pass  # more clashes apart than changes allowed: no reading within reach has givens that agree
+    elif not found or _doubtful(cands, relation_cands):
         deadline = time.thread_time() + max_seconds
-        for cost, idx in _subsets(alts, max_changes=rival_changes, max_cost=max_cost):
+        solves_clocked = solves
+        for k, (cost, idx) in enumerate(_subsets(alts, max_changes=rival_changes, max_cost=max_cost)):
             if solves >= max_solves:
                 ended = "solves"
                 break
-            if time.thread_time() > deadline:
+            if (k % CLOCK_EVERY == 0 or solves > solves_clocked) and time.thread_time() > deadline:
                 ended = "time"
                 break
+            solves_clocked = solves
             if found and cost > found[0][0] + rival_margin:
                 break
+            if cores and not all(any(alts[i][1] in core for i in idx) for core in cores):
+                continue  # leaves a clash of the raw reading as it is
             attempt(cost, idx)
             if any(f[2].solution != found[0][2].solution for f in found[1:]):
                 break
@@ -202,6 +225,36 @@ def revise(
         return Revision("unreadable", grid, result, changes, cost,
                         reason="two different readings of the photo both make a valid puzzle", **extra)
     return Revision("solved", grid, result, changes, cost, **extra)
+
+
+def clash_cores(grid: Grid, clashes: Callable[[frozenset], bool], *, limit: int) -> list[frozenset]:
+    """Up to ``limit`` disjoint sets of given cells of ``grid`` whose givens alone break a rule
+    (``clashes(cells)`` tells whether the givens of ``cells`` alone clash), each minimal: every reading
+    that keeps the givens of one of them as read clashes too (the rules only forbid, so givens beside a clash
+    never mend it), i.e. every reading with agreeing givens changes a cell of each. Found one by one by
+    halving (``_core``), each from the givens the earlier ones leave."""
+    rest = frozenset((r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v is not None)
+    cores: list[frozenset] = []
+    while len(cores) < limit and clashes(rest):
+        core = frozenset(_core([], sorted(rest), clashes, checked=False))
+        cores.append(core)
+        rest -= core
+    return cores
+
+
+def _core(base: list, cells: list, clashes: Callable[[frozenset], bool], *, checked: bool) -> list:
+    """A minimal part of ``cells`` whose givens clash together with those of ``base`` (``base`` + ``cells``
+    clash): halve ``cells``, find what the second half needs beside the first, then what the first needs
+    beside that (``checked``: ``base`` alone was just found not to clash... unless it does, then nothing)."""
+    if checked and clashes(frozenset(base)):
+        return []
+    if len(cells) == 1:
+        return cells
+    half = len(cells) // 2
+    first, second = cells[:half], cells[half:]
+    need_second = _core(base + first, second, clashes, checked=True)
+    need_first = _core(base + need_second, first, clashes, checked=bool(need_second))
+    return need_first + need_second
 
 
 def _doubtful(cands: list[list[Candidates]], relation_cands: RelationCandidates = (), *, level: float = 0.8) -> bool:
