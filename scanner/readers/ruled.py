@@ -4,10 +4,12 @@
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .. import cells as cells_stage
 from .. import rectify
+from .. import revise
 from . import GridReading
 
 READ_CELL = 48  #: pixels per cell of the dewarped picture the symbols are read from
@@ -23,9 +25,14 @@ WIDE = "0123456789"  #: symbols always asked about, whatever the puzzle's alphab
 #: Share of an engine's "empty" vote believed for a cell whose ink shows a glyph (``cells.combine``).
 DOT_TRUST = 0.3
 #: A confidently read grid is still read turned when a sample of TURN_SAMPLE of its inked cells reads within
-#: TURN_MARGIN (mean log-probability) as well turned (``_turn_reads_as_well``).
+#: TURN_MARGIN (mean log-probability) as well turned (``_sample_fits``).
 TURN_SAMPLE, TURN_MARGIN = 12, 0.15
 TURN_CHECKED = -0.02  #: ... unless it reads almost perfectly upright (fit above this)
+#: A turn is not read whole when, on that sample, it reads so much worse than the best turn that its
+#: likelihood (scaled to all inked cells) would fall this far below the best's (``_hopeless``): twice what
+#: could still matter to the choice (revise.MAX_COST + revise.RIVAL_MARGIN), the sample being a sample.
+HOPELESS = 2.0 * (revise.MAX_COST + revise.RIVAL_MARGIN)
+SAMPLE_SHARE = 6  #: ... the sample then takes at least one inked cell in SAMPLE_SHARE (many cells: a larger sample)
 #: Share of a cell trimmed off each side before looking for ink when a cell may hold two glyphs side by side
 #: (they come closer to the lines than one; ``cells.measure`` trims 0.1 by default).
 PAIR_TRIM = 0.07
@@ -65,8 +72,8 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("dewarp"):
         picture = dewarp_gray(loaded, mesh_small, cell=cell)
     with timer.stage("ink"):
-        inks = cells_stage.measure(picture, n, cell=cell, retrim=cells_stage.WIDE_TRIM,
-                                   **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
+        opts = dict(retrim=cells_stage.WIDE_TRIM, **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
+        inks = second_look(picture, cells_stage.measure(picture, n, cell=cell, **opts), cell=cell, **opts)
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
     mesh_full = mesh_small.scaled(1.0 / scale)
@@ -75,6 +82,45 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
                         picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=cell,
                         filled=np.rot90(filled, k=-quarter))
             for quarter, cands in turned]
+
+
+GLARE_SPAN = 30.0  #: least paper-to-ink span (gray levels) a neighbourhood is stretched over (``local_contrast``)
+
+
+#: ``second_look`` measures again only when an empty cell's middle (SECOND_TRIM of the cell off each side)
+#: holds a pixel darker than SECOND_DARK in the stretched picture (ink there is darker than ~0.55 x paper).
+SECOND_TRIM, SECOND_DARK = 0.15, 150
+
+
+def local_contrast(gray: np.ndarray, *, cell: int) -> np.ndarray:
+    """``gray`` (H, W) uint8 stretched so that each neighbourhood's paper is white and its darkest print (the
+    ruled lines, the marks, over 3 cells) black: a glyph washed out by glare, or printed paler than the
+    lines, reads as ink like the rest (spans under ``GLARE_SPAN`` levels are not stretched further, so empty
+    paper stays paper)."""
+    g = gray.astype(np.float32)
+    k = int(1.5 * cell) | 1
+    paper = cv2.blur(cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), (k, k))
+    w = int(3 * cell) | 1
+    floor = cv2.blur(cv2.erode(g, cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))), (w, w))
+    span = np.maximum(paper - floor, GLARE_SPAN)
+    return (np.clip((g - (paper - span)) / span, 0.0, 1.0) * 255).astype(np.uint8)
+
+
+def second_look(picture: np.ndarray, inks: list, *, cell: int, **measure_opts) -> list:
+    """``inks`` (n x n ``cells.CellInk`` measured on ``picture``) with the cells found empty looked at again
+    on the picture stretched per neighbourhood (``local_contrast``): a pale glyph (glare, a lighter print, a
+    faint photo) that the page-wide ink level missed is taken from there. Cells already holding ink keep
+    their crops (the stretch thickens strokes, and a 5 so thickened may read as a 6)."""
+    n = len(inks)
+    stretched = local_contrast(picture, cell=cell)
+    cut = round(SECOND_TRIM * cell)
+    if not any(ink.crop is None and (stretched[r * cell + cut:(r + 1) * cell - cut,
+                                               c * cell + cut:(c + 1) * cell - cut] < SECOND_DARK).any()
+               for r, row in enumerate(inks) for c, ink in enumerate(row)):
+        return inks  # no empty cell shows anything dark even stretched: nothing to measure again
+    again = cells_stage.measure(stretched, n, cell=cell, **measure_opts)
+    return [[b if a.crop is None and b.crop is not None else a for a, b in zip(row_a, row_b)]
+            for row_a, row_b in zip(inks, again)]
 
 
 def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None) -> list:
@@ -125,32 +171,52 @@ def fit_of(cands) -> float:
 
 def orientations(inks, engine, *, alphabet: str, values: tuple, sure: float = -0.1,
                  crops_reader=None) -> list[tuple[int, list]]:
-    """``[(quarter, candidates), ...]``: the cells read upright (quarter 0), and when they read poorly (fit
-    below ``sure``) also as seen after turning the photo 1, 2, 3 quarter turns clockwise."""
+    """``[(quarter, candidates), ...]``: the cells read upright (quarter 0), and also as seen after turning
+    the photo 1, 2, 3 quarter turns clockwise when they read about as well turned on a sample
+    (``_sample_fits``; unless they read almost perfectly upright), or when they read poorly (fit below
+    ``sure``) -- then without the turns (upright too) that read so much worse on a larger sample than the
+    best that the rules could never choose them (``_hopeless``)."""
     opts = dict(alphabet=alphabet, values=values, crops_reader=crops_reader)
     cands = read_cells(inks, engine, **opts)
-    out = [(0, cands)]
     fit = fit_of(cands)
-    if fit < sure or (fit < TURN_CHECKED and _turn_reads_as_well(inks, engine, **opts)):
-        out += [(q, read_cells(_turn(inks, q), engine, **opts)) for q in (1, 2, 3)]
-    return out
+    keep = [0, 1, 2, 3]
+    if fit >= sure:
+        fits = _sample_fits(inks, engine, **opts) if fit < TURN_CHECKED else None
+        if fits is None or max(f for f, _ in fits[1:]) < fits[0][0] - TURN_MARGIN:
+            keep = [0]
+    else:
+        fits = _sample_fits(inks, engine, share=SAMPLE_SHARE, **opts)
+        keep = [q for q in keep if not _hopeless(fits, q)]
+    return [(q, cands if q == 0 else read_cells(_turn(inks, q), engine, **opts)) for q in keep]
 
 
-def _turn_reads_as_well(inks, engine, *, sample: int = TURN_SAMPLE, margin: float = TURN_MARGIN, **opts) -> bool:
-    """Whether a sample of the inked cells (up to ``sample``, spread over the grid) reads about as well
-    (within ``margin`` of mean log-probability) turned by 90, 180 or 270 degrees as upright: some prints read
-    confidently on their side (a 5 lying down), so a good upright fit alone does not settle the turn."""
+def _hopeless(fits: list[tuple[float, int]], q: int) -> bool:
+    """Whether the turn ``q`` reads so much worse on the sample (``_sample_fits``) than the best turn that,
+    scaled to every inked cell, its likelihood falls more than ``HOPELESS`` below the best's: then no
+    correction could make it the reading chosen (``scanner.photo`` distrusts a reading more than
+    ``revise.MAX_COST`` below the likeliest, and rivals count only within ``revise.RIVAL_MARGIN``)."""
+    best = max(f for f, _ in fits)
+    mean, inked = fits[q]
+    return (best - mean) * inked > HOPELESS
+
+
+def _sample_fits(inks, engine, *, sample: int = TURN_SAMPLE, share: int = 0, **opts) -> list[tuple[float, int]]:
+    """Per quarter turn 0..3, ``(fit, inked)``: how well a sample of the inked cells (``sample``, or one in
+    ``share`` when more, spread over the grid) reads as seen after turning the photo that many quarter turns
+    clockwise (``fit_of``), and how many cells are inked. Some prints read confidently on their side (a 5
+    lying down), so a good upright fit alone does not settle the turn."""
     n = len(inks)
     inked = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
     if not inked:
-        return False
+        return [(0.0, 0)] * 4
+    sample = max(sample, len(inked) // share) if share else sample
     chosen = [inked[i] for i in np.linspace(0, len(inked) - 1, min(sample, len(inked))).round().astype(int)]
     reader = opts["crops_reader"] or engine_read
     fits = []
     for q in (0, 1, 2, 3):
         crops = [np.ascontiguousarray(np.rot90(inks[r][c].crop, k=-q)) for r, c in chosen]
         got = reader(engine, crops, alphabet=opts["alphabet"])
-        fits.append(fit_of([[cells_stage.combine(inks[r][c], reading, alphabet=opts["alphabet"], values=opts["values"],
-                                                 renormalise=False, dot_trust=DOT_TRUST)
-                             for (r, c), reading in zip(chosen, got)]]))
-    return max(fits[1:]) >= fits[0] - margin
+        fits.append((fit_of([[cells_stage.combine(inks[r][c], reading, alphabet=opts["alphabet"],
+                                                  values=opts["values"], renormalise=False, dot_trust=DOT_TRUST)
+                              for (r, c), reading in zip(chosen, got)]]), len(inked)))
+    return fits

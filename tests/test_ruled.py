@@ -1,0 +1,55 @@
+"""The ruled-grid reader's stages (scanner.readers.ruled): a second look for pale glyphs, turns read."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner import cells
+from scanner.readers import ruled
+
+CELL = 48
+
+
+def _grid_picture(n: int, glyphs: dict, *, paper: int = 235, glare: tuple | None = None) -> np.ndarray:
+    """A dewarped grid (n * CELL square, gray): ruled lines, and ``glyphs`` {(row, col): (text, gray level)};
+    ``glare`` (row, col, strength): light washing the print out around that cell's centre."""
+    pic = np.full((n * CELL, n * CELL), paper, np.uint8)
+    for i in range(n + 1):
+        p = min(i * CELL, n * CELL - 1)
+        cv2.line(pic, (p, 0), (p, n * CELL - 1), 20, 2)
+        cv2.line(pic, (0, p), (n * CELL - 1, p), 20, 2)
+    for (r, c), (text, level) in glyphs.items():
+        cv2.putText(pic, text, (c * CELL + 13, r * CELL + 37), cv2.FONT_HERSHEY_SIMPLEX, 1.1, level, 3)
+    if glare is not None:
+        r, c, strength = glare
+        yy, xx = np.mgrid[0:n * CELL, 0:n * CELL]
+        g = strength * np.exp(-(((yy - (r + 0.5) * CELL) ** 2 + (xx - (c + 0.5) * CELL) ** 2) / (2 * (2.5 * CELL) ** 2)))
+        pic = (pic * (1.0 - g) + 255.0 * g).astype(np.uint8)
+    return cv2.GaussianBlur(pic, (3, 3), 0)
+
+
+def test_second_look_finds_a_pale_glyph_the_page_wide_ink_level_misses():
+    glyphs = {(r, (3 * r) % 9): (str(r + 1), 15) for r in range(9)}
+    glyphs[(4, 7)] = ("7", 15)
+    pic = _grid_picture(9, glyphs, glare=(4, 7, 0.65))  # washed out by glare: far paler than the rest
+    first = cells.measure(pic, 9, cell=CELL)
+    assert first[4][7].crop is None  # what the second look is for
+    inks = ruled.second_look(pic, first, cell=CELL)
+    assert inks[4][7].crop is not None and inks[4][7].p_filled > 0.5
+    marked = {(r, c) for r in range(9) for c in range(9) if inks[r][c].crop is not None}
+    assert marked == set(glyphs)  # nothing found in the empty cells
+    assert all(inks[r][c] is first[r][c] for r, c in glyphs if (r, c) != (4, 7))  # the rest kept as measured
+
+
+def test_second_look_leaves_a_clean_print_alone():
+    pic = _grid_picture(9, {(r, (2 * r) % 9): (str(r + 1), 15) for r in range(9)})
+    first = cells.measure(pic, 9, cell=CELL)
+    assert ruled.second_look(pic, first, cell=CELL) is first
+
+
+def test_hopeless_turns_are_the_ones_far_below_the_best_scaled_to_every_inked_cell():
+    inked = 100
+    fits = [(-0.05, inked), (-0.06, inked), (-0.6, inked), (-0.05 - ruled.HOPELESS / inked * 1.01, inked)]
+    assert [ruled._hopeless(fits, q) for q in range(4)] == [False, False, True, True]
+    few = [(f, 10) for f, _ in fits]  # the same means over a small grid: too little at stake to drop any
+    assert not any(ruled._hopeless(few, q) for q in range(4))
