@@ -23,6 +23,7 @@ LINE_OFFSET = 3.0  #: ink threshold offset for finding long strokes: faint thin 
 INNER_SHARE = 0.3  #: a quad inside a confirmed grid is checked too when it has this share of its area
 LINE_LEVEL = 0.55  #: share of a row (column) that must be ink for it to count as a ruled line
 WEAK_LEVEL = 0.45  #: the same when no size fits at LINE_LEVEL
+ALTERNATE = 0.25  #: profile share by which every other line may be fainter before n is taken for 2n
 
 
 @dataclass
@@ -154,10 +155,17 @@ def line_profiles(mask: np.ndarray, *, reach: int | None = None) -> tuple[np.nda
     return rows, cols
 
 
-def _peak_near(profile: np.ndarray, pos: float, tol: float) -> float:
-    lo = max(0, int(round(pos - tol)))
-    hi = min(len(profile), int(round(pos + tol)) + 1)
-    return float(profile[lo:hi].max()) if hi > lo else 0.0
+def _peaks_near(profiles: np.ndarray, pos: np.ndarray, tol) -> np.ndarray:
+    """(P, L): the highest value of each profile (P, S) within ``tol`` (a number or (L,)) of each position
+    ``pos`` (L,) (0 where the window lies outside the profile)."""
+    size = profiles.shape[1]
+    lo = np.maximum(0, np.round(pos - tol).astype(int))
+    hi = np.minimum(size, np.round(pos + tol).astype(int) + 1)
+    width = max(1, int((hi - lo).max(initial=1)))
+    idx = lo[:, None] + np.arange(width)[None, :]
+    inside = idx < hi[:, None]
+    values = np.where(inside[None], profiles[:, np.minimum(idx, size - 1)], 0.0)
+    return values.max(axis=2) * (hi > lo)[None, :]
 
 
 def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float] | None = None,
@@ -166,27 +174,40 @@ def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float]
 
     The lines are expected at ``span[0] + i * (span[1] - span[0]) / n`` (default: the whole profile).
     The largest n with (almost) every line present wins, so a 9x9 grid is not
-    taken for 3x3. Returns ``(0, 0.0)`` when no size fits.
+    taken for 3x3 -- unless every other of its lines is much fainter than the rest
+    (``ALTERNATE``) and n / 2 fits too. Returns ``(0, 0.0)`` when no size fits.
     """
     start, stop = span or (0.0, len(rows) - 1.0)
-    best = (0, 0.0)
-    for n in sizes:
-        step = (stop - start) / n
-        tol = max(2.0, 0.22 * step)
-        peaks = np.array([[_peak_near(p, start + i * step, tol) for i in range(n + 1)] for p in (rows, cols)])
+    both = np.stack([rows, cols]).astype(np.float64)
+    sizes = list(sizes)
+    steps = [(stop - start) / n for n in sizes]
+    # every size's lines and midpoints at once: (2, sum(n + 1)) and (2, sum(n))
+    all_peaks = _peaks_near(both, np.concatenate([start + st * np.arange(n + 1) for n, st in zip(sizes, steps)]),
+                            np.concatenate([np.full(n + 1, max(2.0, 0.22 * st)) for n, st in zip(sizes, steps)]))
+    all_mids = _peaks_near(both, np.concatenate([start + st * (np.arange(n) + 0.5) for n, st in zip(sizes, steps)]),
+                           np.concatenate([np.full(n, 0.15 * st) for n, st in zip(sizes, steps)]))
+    at_peak = np.cumsum([0] + [n + 1 for n in sizes])
+    at_mid = np.cumsum([0] + sizes)
+    fits = {}
+    for k, n in enumerate(sizes):
+        peaks = all_peaks[:, at_peak[k]:at_peak[k + 1]]
         inner = peaks[:, 1:-1]
         present = (inner >= level).mean()
         # midway between expected lines there must be no line (else n is a divisor of the true size)
-        mids = np.array([[_peak_near(p, start + (i + 0.5) * step, 0.15 * step) for i in range(n)] for p in (rows, cols)])
+        mids = all_mids[:, at_mid[k]:at_mid[k + 1]]
         # a midway peak is a line only when it is nearly as strong as the real lines: digits stacked in a
         # column (givens in every row) fill much of it, yet less than a ruled line does
         strong = max(level, 0.8 * float(np.median(inner))) if inner.size else level
         spurious = int((mids >= strong).sum())  # one stray (a bold digit, show-through) is borne even at n = 4
         if present >= 0.85 and spurious <= max(1.0, 0.2 * n) and peaks[:, [0, -1]].min() >= level * 0.8:
-            score = float(inner.mean() - mids.mean())
-            if n > best[0]:
-                best = (n, score)
-    return best
+            fits[n] = (float(inner.mean() - mids.mean()), peaks)
+    if not fits:
+        return 0, 0.0
+    n = max(fits)
+    # every other line much fainter than the rest: digits or a halftone midway in the cells of n / 2
+    while n % 2 == 0 and n // 2 in fits and fits[n][1][:, 0::2].mean() - fits[n][1][:, 1::2].mean() > ALTERNATE:
+        n //= 2
+    return n, fits[n][0]
 
 
 def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, float, tuple]:
@@ -199,7 +220,70 @@ def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, floa
     n, score = count_cells(rows, cols, span=span, sizes=sizes)
     if n == 0:  # thin lines blurred or shrunk to faint ones in the detection copy (a 16x16 grid's)
         n, score = count_cells(rows, cols, span=span, sizes=sizes, level=WEAK_LEVEL)
+    if n == 0:  # curled paper: one family of lines bends off the even positions (the other stays straight)
+        n, score = _bent_count(mask, rows, cols, span=span, sizes=sizes)
     return n, score, (rows, cols)
+
+
+BENT_BANDS = 4  #: bands a rectified grid is cut into across its lines for following bent lines
+BENT_REACH = 0.4  #: share of a cell a bent line may lie off its even position
+BENT_JITTER = 0.12  #: ... and off the smooth course of its neighbours' shifts
+
+
+def _bent_count(mask: np.ndarray, rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float],
+                sizes=SIZES) -> tuple[int, float]:
+    """``count_cells`` for a grid whose lines in one direction are bent (curled paper): the largest n whose
+    n + 1 lines show evenly spaced in one profile (``rows`` or ``cols``, (S,)) as usual, and in the other
+    direction show in every band of ``mask`` (S, S) across them (``BENT_BANDS``) as n + 1 clear lines, each
+    within ``BENT_REACH`` of a cell of its even position, shifted smoothly from line to line (within
+    ``BENT_JITTER``), with no line midway.
+    Returns ``(n, score)`` or ``(0, 0.0)``."""
+    start, stop = span
+    side = mask.shape[0]
+    edges = np.linspace(0, side, BENT_BANDS + 1).astype(int)
+    reach = max(1, side // 240)
+    bands = {  # per direction, the line profile of each band ((B, S): share of ink along each row / column)
+        0: np.stack([cv2.dilate(mask[:, a:b], np.ones((2 * reach + 1, 1), np.uint8)).mean(axis=1)
+                     for a, b in zip(edges[:-1], edges[1:])]) / 255.0,
+        1: np.stack([cv2.dilate(mask[a:b, :], np.ones((1, 2 * reach + 1), np.uint8)).mean(axis=0)
+                     for a, b in zip(edges[:-1], edges[1:])]) / 255.0,
+    }
+    best = (0, 0.0)
+    for straight, bent in ((cols, 0), (rows, 1)):
+        n = count_cells(straight, straight, span=span, sizes=sizes)[0]
+        score = _bent_lines(bands[bent], n, start, (stop - start) / n) if n > best[0] else None
+        if score is not None:
+            best = (n, score)
+    return best
+
+
+def _bent_lines(bands: np.ndarray, n: int, start: float, step: float, *, level: float = LINE_LEVEL) -> float | None:
+    """The mean line-minus-midway ink when every band's profile (B, S) shows the n + 1 lines (see
+    ``_bent_count``), else None."""
+    side = bands.shape[1]
+    expected = start + step * np.arange(n + 1)
+    offsets = np.arange(-int(BENT_REACH * step), int(BENT_REACH * step) + 1)
+    idx = np.clip(np.round(expected).astype(int)[:, None] + offsets[None, :], 0, side - 1)  # (n + 1, W)
+    scores = []
+    for profile in bands:
+        window = profile[idx]
+        at = idx[np.arange(n + 1), window.argmax(axis=1)].astype(float)
+        peak = window.max(axis=1)
+        if (peak[1:-1] >= level).mean() < 0.85 or peak[[0, -1]].min() < 0.8 * level:
+            return None
+        # bent = shifted smoothly from line to line (a lattice of another size leaves a sawtooth)
+        index = np.arange(n + 1)
+        off = at - expected
+        smooth = np.polyval(np.polyfit(index, off, 2), index)
+        if (np.abs(off - smooth) > BENT_JITTER * step).sum() > max(1.0, 0.1 * n):
+            return None
+        mids = [float(profile[max(0, int(m - 0.15 * step)):int(m + 0.15 * step) + 1].max())
+                for m in (at[:-1] + at[1:]) / 2]
+        strong = max(level, 0.8 * float(np.median(peak[1:-1])))
+        if sum(m >= strong for m in mids) > max(1.0, 0.2 * n):
+            return None
+        scores.append(float(peak[1:-1].mean() - np.mean(mids)))
+    return float(np.mean(scores))
 
 
 def line_mask(mask: np.ndarray, *, length: int | None = None) -> np.ndarray:
@@ -288,19 +372,75 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
     roots = linked_groups(near)
     out: list[tuple[int, np.ndarray]] = []
     for r in np.unique(roots):
-        members = idx[roots == r]
+        group = roots == r
+        members = idx[group]
         if len(members) < min_cells:
             continue
         corners = np.concatenate([
             np.stack([x[members], y[members]], 1), np.stack([x[members] + w[members], y[members]], 1),
             np.stack([x[members] + w[members], y[members] + h[members]], 1), np.stack([x[members], y[members] + h[members]], 1),
         ]).astype(np.float32)
-        quad = _quad_from_contour(corners.reshape(-1, 1, 2))
+        quad = lattice_quad(np.stack([cx[group], cy[group]], 1), size[group], near[np.ix_(group, group)])
+        if quad is None:
+            quad = _quad_from_contour(corners.reshape(-1, 1, 2))
         if quad is None or not _sides_ok(quad):
             continue
         out.append((len(members), quad))
     out.sort(key=lambda t: -t[0])
     return [q for _, q in out[:limit]]
+
+
+def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray) -> np.ndarray | None:
+    """The outline (4, 2) (x, y) of the lattice of cell ``centres`` (K, 2) (x, y), ``sizes`` (K,) (their
+    sides) linked by the (K, K) bool ``near`` matrix: each cell gets a (row, col) index by walking from neighbour to neighbour (steps measured
+    along the lattice's own axes), a homography maps the indices to the centres (robust fit), and the outline is
+    the indices' extent plus half a cell's side all round (the outer cells' edges). Cells missing at a corner or along a side do not bend it the
+    way a convex hull does. None when no lattice fits."""
+    k = len(centres)
+    i, j = np.nonzero(np.triu(near, 1))
+    if k < 6 or len(i) < k:
+        return None
+    vec = centres[j] - centres[i]
+    dist = np.hypot(vec[:, 0], vec[:, 1])
+    nearest = np.full(k, np.inf)
+    np.minimum.at(nearest, i, dist)
+    np.minimum.at(nearest, j, dist)
+    pitch = np.minimum(nearest[i], nearest[j])
+    edge = dist < 1.25 * pitch  # side by side, not diagonal
+    i, j, vec, pitch = i[edge], j[edge], vec[edge], pitch[edge]
+    theta = np.arctan2(vec[:, 1], vec[:, 0])
+    axis = np.angle(np.exp(4j * theta).sum()) / 4  # the lattice's direction (mod 90 degrees)
+    c, s = np.cos(axis), np.sin(axis)
+    step = np.round(np.stack([c * vec[:, 0] + s * vec[:, 1], -s * vec[:, 0] + c * vec[:, 1]], 1) / pitch[:, None])
+    unit = np.abs(step).sum(axis=1) == 1
+    links: dict[int, list[tuple[int, np.ndarray]]] = {}
+    for a, b, d in zip(i[unit], j[unit], step[unit]):
+        links.setdefault(int(a), []).append((int(b), d))
+        links.setdefault(int(b), []).append((int(a), -d))
+    if not links:
+        return None
+    start = max(links, key=lambda a: len(links[a]))
+    index = {start: np.zeros(2)}
+    todo = [start]
+    while todo:
+        a = todo.pop()
+        for b, d in links[a]:
+            if b not in index:
+                index[b] = index[a] + d
+                todo.append(b)
+    if len(index) < 6:
+        return None
+    cells = np.array(list(index), dtype=int)
+    ij = np.array([index[a] for a in cells], dtype=np.float32)  # (col, row) along the lattice's axes
+    h, inliers = cv2.findHomography(ij, centres[cells].astype(np.float32), cv2.RANSAC,
+                                    0.25 * float(np.median(pitch)))
+    if h is None or inliers.sum() < 6:
+        return None
+    ij = ij[inliers.ravel() > 0]
+    half = 0.5 * float(np.median(sizes[cells] / np.maximum(nearest[cells], 1e-9)))  # the outer cells' edges, in
+    (c0, r0), (c1, r1) = ij.min(axis=0) - half, ij.max(axis=0) + half  # pitches (boxes may stand apart)
+    box = np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], np.float32).reshape(-1, 1, 2)
+    return order_corners(cv2.perspectiveTransform(box, h).reshape(4, 2))
 
 
 SEARCH_MARGIN = 0.12  #: share of the side looked at around a rejected outline for a lattice (a row cut off)
@@ -309,12 +449,14 @@ SEARCH_TRIES = 3  #: lattices proposed (and checked) per searched outline
 SEARCH_SCORE = 0.35  #: least ``check`` score of a lattice found by searching (many are proposed)
 RUNS_KEPT = 6  #: runs of one size looked at per direction (the ones spanning most line ink)
 RUN_TOLERANCE = 0.12  #: a run's line may be this share of its spacing off the even one
+STROKE_WIDTH = 1 / 40  #: strokes up to this share of the searched square wide count as lines
+STROKE_CONTRAST = 10  #: gray levels a stroke must be darker than the paper either side of it
 RUN_LEVEL = 0.25  #: a profile peak is a line when it has this share of the profile's strongest line ink
 
 
 def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: int = 2) -> list[tuple[int, float, float, float]]:
     """Every ``(n, first, last, strength)``: n + 1 evenly spaced peaks of a line-ink ``profile`` (S,) from
-    ``first`` to ``last`` with no peak midway between them; ``strength`` = the mean profile at the lines.
+    ``first`` to ``last`` with no strong peak midway between them (but one); ``strength`` = the mean profile at the lines.
     ``edge``: how far the profile's peaks were widened either side (its lines' reach)."""
     level = max(0.1, RUN_LEVEL * float(profile.max()))
     top = (profile >= level) & (profile >= np.roll(profile, 1)) & (profile >= np.roll(profile, -1))
@@ -326,8 +468,8 @@ def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: 
     breaks = np.nonzero(np.diff(idx) > 3)[0] + 1
     pos = []
     for g in np.split(idx, breaks):
-        if g[-1] - g[0] > 4 * edge + 4:
-            pos += [g[0] + edge, g[-1] - edge]
+        if g[-1] - g[0] > 4 * edge + 4:  # (or at the very ends: a line along the block merged with it)
+            pos += [g[0], g[0] + edge, g[-1] - edge, g[-1]]
         else:
             pos.append(float(g.mean()))
     pos = np.array(pos, dtype=np.float64)
@@ -352,7 +494,8 @@ def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: 
         ia, ib, st = a[ok], b[ok], step[ok]
         want = pos[ia][:, None] + st[:, None] * np.arange(n + 1)[None, :]
         good = (nearest(want) <= np.maximum(1.5, RUN_TOLERANCE * st[:, None])).all(axis=1)
-        good &= (nearest(want[:, :-1] + st[:, None] / 2, strong) >= 0.25 * st[:, None]).all(axis=1)
+        # (one stray is borne, as by ``count_cells``: a crease or a shadow's edge across a row)
+        good &= (nearest(want[:, :-1] + st[:, None] / 2, strong) < 0.25 * st[:, None]).sum(axis=1) <= 1
         at = np.clip(np.round(want[good]).astype(int), 0, len(profile) - 1)
         strength = profile[at].mean(axis=1)
         runs += [(n, float(pos[i]), float(pos[j]), float(v)) for i, j, v in zip(ia[good], ib[good], strength)]
@@ -386,11 +529,17 @@ def _strokes_around(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.
     of ``gray`` rectified to a square with a SEARCH_MARGIN border around it."""
     side = CHECK_SIDE
     square = rectify_square(gray, quad, side=side, margin=SEARCH_MARGIN * side)
-    mask = ink_mask(square, block=(side // 16) | 1, offset=6)
-    reach = side // 30
-    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8))
-    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8))
-    return horiz, vert
+    ink = ink_mask(square, block=(side // 16) | 1, offset=6)
+    # and the thin dark strokes across each direction (black top-hat): a line running along a dark block (a
+    # title bar) stays a line, where the threshold against the neighbourhood's mean loses it in the block's shade
+    thin, reach = int(STROKE_WIDTH * side), side // 30
+    out = []
+    for across, along in (((thin, 1), (1, reach)), ((1, thin), (reach, 1))):
+        hat = cv2.morphologyEx(square, cv2.MORPH_BLACKHAT, np.ones(across, np.uint8))
+        strokes = [np.where(hat > STROKE_CONTRAST, 255, 0).astype(np.uint8), ink]  # (each opened on its own: a
+        # line's end next to a block's rim in the ink mask would run on into it)
+        out.append(np.maximum(*(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones(along, np.uint8)) for m in strokes)))
+    return out[0], out[1]
 
 
 def lattices_near(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, tries: int = SEARCH_TRIES) -> list[np.ndarray]:
@@ -474,6 +623,8 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         if any(area < INNER_SHARE * k.area for k in host):
             continue
         n, score, lines = check(gray, quad, sizes=sizes)
+        if n and any(quad is c for c in clusters) and not _ends_clean(gray, quad, n):
+            n = 0  # a cluster of cells may be part of a grid (its faint lines merged the other cells)
         if n == 0:
             if not host:
                 rejected.append(quad)
@@ -496,18 +647,20 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
 
 
 def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes) -> bool:
-    """Check the lattices proposed in and around ``frame`` (``lattices_near``); the first confirmed one that
+    """Check the lattices proposed in and around ``frame`` (``lattices_near``); the best confirmed one that
     lies on no found grid is kept (``_keep``). Returns whether one was."""
+    best = None
     for inner in lattices_near(gray, frame, sizes=sizes):
         if not _sides_ok(inner) or cv2.contourArea(inner) < MIN_AREA_FRACTION * gray.size:
             continue
         if any(_shared(inner, k.quad) > 0.2 for k in kept):
             continue  # puzzles do not overlap: a lattice partly on a found grid is that grid shifted
         n, score, lines = check(gray, inner, sizes=sizes)
-        if n and score >= SEARCH_SCORE and _ends_clean(gray, inner, n):
-            _keep(kept, Candidate(quad=inner, size=n, score=score, area=float(cv2.contourArea(inner)), lines=lines))
-            return True
-    return False
+        if n and score >= SEARCH_SCORE and (best is None or score > best.score) and _ends_clean(gray, inner, n):
+            best = Candidate(quad=inner, size=n, score=score, area=float(cv2.contourArea(inner)), lines=lines)
+    if best is not None:  # of the lattices confirmed, the one whose lines show most clearly (a lattice taking in
+        _keep(kept, best)  # a title bar's edge or the page's as one more line shows them less clearly)
+    return best is not None
 
 
 def _ends_clean(gray: np.ndarray, quad: np.ndarray, n: int) -> bool:

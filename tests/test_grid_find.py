@@ -116,3 +116,52 @@ def test_overlap_share_of_two_outlines_of_one_grid_and_of_separate_grids():
     assert grid_find.overlap_share(square, skewed) > 0.9
     assert grid_find.overlap_share(square, beside) == 0.0
     assert grid_find.overlap_share(square, square * 0.5) == 1.0  # a box inside: all of the smaller
+
+
+def test_lattice_quad_outlines_the_whole_lattice_when_cells_are_missing():
+    # a 7 x 7 lattice of cells seen in perspective, its corner cell and a few others missing (marks, glare)
+    h = np.array([[30.0, 4.0, 200.0], [-3.0, 28.0, 150.0], [0.0004, 0.0002, 1.0]])
+    grid = np.stack(np.meshgrid(np.arange(7.0), np.arange(7.0)), -1).reshape(-1, 2)  # (col, row)
+    seen = np.ones(len(grid), bool)
+    seen[[0, 1, 7, 24, 48]] = False  # the top-left corner cell, its neighbours and the bottom-right one
+    centres = cv2.perspectiveTransform(grid[seen].reshape(-1, 1, 2), h).reshape(-1, 2)
+    dist = np.hypot(*(centres[:, None] - centres[None, :]).transpose(2, 0, 1))
+    near = (dist < 1.7 * 28) & (dist > 0)
+    quad = grid_find.lattice_quad(centres, np.full(len(centres), 26.0), near)
+    box = np.array([[-0.5, -0.5], [6.5, -0.5], [6.5, 6.5], [-0.5, 6.5]])
+    want = cv2.perspectiveTransform(box.reshape(-1, 1, 2), h).reshape(4, 2)
+    assert np.abs(quad - want).max() < 0.1 * 28 + 2  # (edges of the cells: half a cell side, not a pitch)
+
+
+def test_grid_whose_top_line_runs_along_a_dark_title_bar_is_found():
+    img = _page()
+    corners = _lattice(img, 16, 200, 140, 30, ink=150, thick=1, border=1)
+    cv2.rectangle(img, (200, 95), (680, 136), 50, -1)  # the title bar, 4 px above the top line
+    cv2.line(img, (200, 95), (200, 140), 150, 1)  # the frame's sides run on up around the bar
+    cv2.line(img, (680, 95), (680, 140), 150, 1)
+    img = cv2.GaussianBlur(img, (0, 0), 1.2)
+    assert _found(img, corners, 16)
+
+
+def test_a_grid_with_bent_lines_is_counted():
+    # curled paper: the horizontal lines sag by near half a cell in the middle, the vertical ones stay straight
+    img = _page((700, 700))
+    n, cell, x0, y0 = 18, 26, 116, 116
+    side = n * cell
+    xs = np.arange(x0, x0 + side + 1)
+    sag = 0.45 * cell * (1 - ((xs - x0 - side / 2) / (side / 2)) ** 2)
+    for i in range(n + 1):
+        ys = np.round(y0 + i * cell + sag).astype(np.int32)
+        cv2.polylines(img, [np.stack([xs, ys], 1).reshape(-1, 1, 2)], False, 30, 1)
+        cv2.line(img, (x0 + i * cell, y0), (x0 + i * cell, y0 + side), 30, 1)
+    quad = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
+    assert grid_find.check(img, quad)[0] == n
+
+
+def test_faint_marks_midway_make_no_grid_of_twice_the_size():
+    rows = np.zeros(480)
+    for i in range(19):  # lines of a 9 x 9 grid, and fainter ink (digits, halftone) midway in every cell
+        rows[40 + 22 * i - 1:40 + 22 * i + 2] = 0.95 if i % 2 == 0 else 0.6
+    assert grid_find.count_cells(rows, rows, span=(40.0, 40.0 + 22 * 18))[0] == 9
+    rows[40 + 22 * np.arange(1, 19, 2)] = 0.95  # as strong as the others: they are lines
+    assert grid_find.count_cells(rows, rows, span=(40.0, 40.0 + 22 * 18))[0] == 18
