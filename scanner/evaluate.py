@@ -11,7 +11,7 @@ Ground truth beside each image ``NAME.jpg`` (or .png ...):
 
 Printed per kind and overall: images; puzzles; grids found (a read quad whose
 corners are all within ``--tolerance`` (5 %) of the grid side from the true
-ones); cells read correctly (empty read as empty counts, a missed grid counts
+ones; where the truth has no corners, a record of the right kind and size); cells read correctly (empty read as empty counts, a missed grid counts
 every cell wrong); relation signs read correctly (of the true signs, plus the
 number of spurious ones); puzzles read exactly; puzzles solved correctly;
 WRONG answers (a ``solved`` status whose solution differs from the truth, or
@@ -157,7 +157,8 @@ def _rels(rels) -> set:
 
 
 def _match(truths: list[dict], records: list[dict], tolerance: float) -> list[tuple[dict, Optional[dict], bool]]:
-    """Pair each true puzzle with at most one record: by quad when both have one, else by order of kind."""
+    """Pair each true puzzle with at most one record: by quad when the truth has corners, else by kind, size and
+    agreeing givens."""
     left = list(records)
     out = []
     for t in truths:
@@ -168,10 +169,26 @@ def _match(truths: list[dict], records: list[dict], tolerance: float) -> list[tu
                 err, i = min(scored)
                 if err <= tolerance:
                     best, found = left.pop(i), True
+        elif left:
+            # No annotated outline (a few real photos): the record of the same kind and size whose givens agree
+            # with the truth's in most cells stands for it; where it is cannot be checked, so "found" is its kind
+            # and size being right.
+            same = [(_agreement(r.get("givens"), t["givens"]), i) for i, r in enumerate(left)
+                    if r.get("kind") == t["kind"] and r.get("size") == t["size"]]
+            if same:
+                _, i = max(same)
+                best, found = left.pop(i), True
         if best is None and len(truths) == 1 and left and left[0].get("quad") is None:
             best = left.pop(0)  # a reader that gives no quad: take its single answer
         out.append((t, best, found))
     return out
+
+
+def _agreement(grid, truth) -> int:
+    """How many cells of ``grid`` (None when the reader gave no givens) hold what ``truth`` holds."""
+    if grid is None:
+        return 0
+    return sum(a == b for row, true_row in zip(grid, truth) for a, b in zip(row, true_row))
 
 
 def _turned_copy(grid, truth) -> bool:

@@ -106,3 +106,15 @@ def test_real_dat_truth_has_a_unique_solution_and_corners():
     for t in truths:
         p = t.puzzles[0]
         assert p["size"] == 9 and p["solution"] is not None and len(p["corners"]) == 4
+
+
+def test_a_truth_without_corners_is_matched_by_kind_size_and_givens():
+    t = _truth()
+    t.puzzles[0]["corners"] = None
+    other = _record(t, size=6, quad=[[500, 500], [600, 500], [600, 600], [500, 600]])
+    blank = _record(t, givens=[[None] * 4 for _ in range(4)], status="unreadable", solution=None)
+    right = _record(t, quad=[[x + 300, y] for x, y in SQUARE])
+    s = evaluate.score_image(t, [other, blank, right], tolerance=0.05)["sudoku"]
+    assert (s["found"], s["cells_correct"], s["exact"], s["solved_right"], s["wrong"]) == (1, 16, 1, 1, 0)
+    s = evaluate.score_image(t, [other], tolerance=0.05)["sudoku"]
+    assert (s["found"], s["no_answer"]) == (0, 1)
