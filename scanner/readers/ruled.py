@@ -90,17 +90,20 @@ GLARE_SPAN = 30.0  #: least paper-to-ink span (gray levels) a neighbourhood is s
 #: ``second_look`` measures again only when an empty cell's middle (SECOND_TRIM of the cell off each side)
 #: holds a pixel darker than SECOND_DARK in the stretched picture (ink there is darker than ~0.55 x paper).
 SECOND_TRIM, SECOND_DARK = 0.15, 150
+#: ... on the picture stretched against the darkest print over this many cells (``local_contrast``): glare
+#: is seldom wider, and over 3 cells the darker lines beyond it kept a washed-out glyph pale
+SECOND_FLOOR = 2.0
 
 
-def local_contrast(gray: np.ndarray, *, cell: int) -> np.ndarray:
+def local_contrast(gray: np.ndarray, *, cell: int, floor_cells: float = 3.0) -> np.ndarray:
     """``gray`` (H, W) uint8 stretched so that each neighbourhood's paper is white and its darkest print (the
-    ruled lines, the marks, over 3 cells) black: a glyph washed out by glare, or printed paler than the
-    lines, reads as ink like the rest (spans under ``GLARE_SPAN`` levels are not stretched further, so empty
-    paper stays paper)."""
+    ruled lines, the marks, over ``floor_cells`` cells) black: a glyph washed out by glare, or printed paler
+    than the lines, reads as ink like the rest (spans under ``GLARE_SPAN`` levels are not stretched further,
+    so empty paper stays paper)."""
     g = gray.astype(np.float32)
     k = int(1.5 * cell) | 1
     paper = cv2.blur(cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), (k, k))
-    w = int(3 * cell) | 1
+    w = int(floor_cells * cell) | 1
     floor = cv2.blur(cv2.erode(g, cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))), (w, w))
     span = np.maximum(paper - floor, GLARE_SPAN)
     return (np.clip((g - (paper - span)) / span, 0.0, 1.0) * 255).astype(np.uint8)
@@ -112,7 +115,7 @@ def second_look(picture: np.ndarray, inks: list, *, cell: int, **measure_opts) -
     faint photo) that the page-wide ink level missed is taken from there. Cells already holding ink keep
     their crops (the stretch thickens strokes, and a 5 so thickened may read as a 6)."""
     n = len(inks)
-    stretched = local_contrast(picture, cell=cell)
+    stretched = local_contrast(picture, cell=cell, floor_cells=SECOND_FLOOR)
     cut = round(SECOND_TRIM * cell)
     if not any(ink.crop is None and (stretched[r * cell + cut:(r + 1) * cell - cut,
                                                c * cell + cut:(c + 1) * cell - cut] < SECOND_DARK).any()
