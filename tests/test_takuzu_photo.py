@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner import cells as cells_stage
 from scanner import circles
 from scanner.photo import scan_photo
 from scanner.readers import takuzu
@@ -206,3 +207,26 @@ def test_a_glyph_washed_out_by_glare_is_stretched_to_ink_and_paper_stays_paper()
     out = takuzu.local_contrast(img, cell=cell)
     assert out[20, 9 * cell + 20] < 100 and out[20, 20] < 100
     assert out[20, 10 * cell + 20] > 200 and out[20, cell + 20] > 200  # empty cells, either side
+
+
+def test_a_faint_or_wide_ring_the_ink_misses_is_read_as_a_white_circle():
+    """Rings about each cell's centre: a thin light ring wider than the trimmed cell (its arcs run into the
+    margin, where the ink measure takes them for ruled lines) reads as a white circle; paper, a shaded cell and
+    a black disc do not."""
+    cell, n = 40, 4
+    gray = np.full((n * cell, n * cell), 235, np.uint8)
+    for i in range(n + 1):
+        cv2.line(gray, (i * cell, 0), (i * cell, n * cell), 40, 2)
+        cv2.line(gray, (0, i * cell), (n * cell, i * cell), 40, 2)
+    centre = lambda r, c: (c * cell + cell // 2, r * cell + cell // 2)
+    cv2.circle(gray, centre(0, 0), 17, 150, 1)  # wide, thin and light
+    cv2.circle(gray, centre(1, 1), 12, 40, 2)  # an ordinary white circle
+    cv2.circle(gray, centre(2, 2), 12, 40, -1)  # a black disc
+    gray[3 * cell + 3:4 * cell - 3, 3 * cell + 3:4 * cell - 3] = 200  # a shaded cell
+    rings = circles.ring_contrast(circles.darkness(gray, cell=cell), n, cell=cell)
+    p = np.vectorize(circles.ring_probability)(rings)
+    assert p[0, 0] > 0.9 and p[1, 1] > 0.99
+    assert p[2, 2] < 0.01 and p[3, 3] < 0.01 and p[0, 1] < 0.01 and p[3, 0] < 0.01
+    empty_ink = cells_stage.CellInk(height=0.0, p_filled=0.0, crop=None)
+    assert takuzu.circle_candidates(empty_ink, None, float(p[0, 0]))[0][0] == 0
+    assert takuzu.circle_candidates(empty_ink, None, float(p[0, 1]))[0][0] is None
