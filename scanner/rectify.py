@@ -28,6 +28,11 @@ CLEAR = 0.45
 #: ... and for an inner line to count in the spacing the outer lines are checked against (``_regular_ends``):
 #: a one-pixel ruled line, solid, shows about 0.33 after the 3-pixel blur of the profiles.
 SPACING_CLEAR = 0.3
+#: Widest ink across a line, in cells, that the inner lines are followed on (bold discs, circles' sides running
+#: across the line and shaded cells are wider).
+LINE_WIDTH = 0.3
+#: Gray levels that thin ink must be darker than the paper either side of it (across the line).
+LINE_HAT = 4
 
 
 @dataclass
@@ -149,8 +154,13 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     square = cv2.warpPerspective(gray, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     # inner lines are followed on ink against a small neighbourhood; the outer ones against a wide one (a
     # thick border, or one along a dark title bar, is ink there through and through)
-    fine = ink_mask(square, block=int(INK_BLOCK * cell) | 1, offset=6).astype(np.float32) / 255.0
+    fine = ink_mask(square, block=int(INK_BLOCK * cell) | 1, offset=6)
     broad = ink_mask(square, block=(2 * cell + 1), offset=6).astype(np.float32) / 255.0
+    # ... and, for each direction, only where that ink is thin across the lines (black top-hat): a bold disc, a
+    # circle's side or a shaded cell beside a line is ink too, and would pull the line onto its rim
+    thin = max(3, int(LINE_WIDTH * cell)) | 1
+    fine_rows, fine_cols = (np.where(cv2.morphologyEx(square, cv2.MORPH_BLACKHAT, np.ones(k, np.uint8)) > LINE_HAT,
+                                     fine, 0).astype(np.float32) / 255.0 for k in ((thin, 1), (1, thin)))
     step = (side - 1 - 2 * margin) / n
     expected = margin + step * np.arange(n + 1)
     # strips: one per cell along the line (centre of the strip = station)
@@ -159,8 +169,8 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     # a strip is profiled only near its ends (the line crossings): digits sit in the middle of a cell and
     # would pull the line towards them
     ends = [np.r_[a:a + (b - a) // 4, b - (b - a) // 4:b] for a, b in zip(edges[:-1], edges[1:])]
-    row_strips = [cv2.blur(np.stack([m[:, e].mean(axis=1) for e in ends]), (3, 1)) for m in (fine, broad)]
-    col_strips = [cv2.blur(np.stack([m[e, :].mean(axis=0) for e in ends]), (3, 1)) for m in (fine, broad)]
+    row_strips = [cv2.blur(np.stack([m[:, e].mean(axis=1) for e in ends]), (3, 1)) for m in (fine_rows, broad)]
+    col_strips = [cv2.blur(np.stack([m[e, :].mean(axis=0) for e in ends]), (3, 1)) for m in (fine_cols, broad)]
     tol = 0.3 * step
     hy, hs = _follow_lines(row_strips, expected, tol=tol, level=CLEAR)  # horizontal lines: y at column stations
     vx, vs = _follow_lines(col_strips, expected, tol=tol, level=CLEAR)  # vertical lines: x at row stations

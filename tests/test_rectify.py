@@ -47,3 +47,30 @@ def test_an_end_line_off_the_spacing_is_put_back_and_no_further_than_the_window(
     # a spacing that would put the line outside the window it was sought in is cut at the window
     clipped, _ = rectify._regular_ends(pos, strength, level=rectify.SPACING_CLEAR, lo=9.0, hi=150.0)
     assert clipped[0].min() >= 9.0
+
+
+def _plain_grid(n: int, cell: int, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """A flat n x n grid of one-pixel gray lines on white; and its true outer corners (x, y)."""
+    side = n * cell
+    img = np.full((side + 2 * pad, side + 2 * pad), 235, np.uint8)
+    for i in range(n + 1):
+        at = pad + i * cell
+        img[at, pad:pad + side + 1] = 90
+        img[pad:pad + side + 1, at] = 90
+    quad = np.array([[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]], np.float32)
+    return img, quad
+
+
+def test_bold_discs_beside_the_lines_do_not_pull_them():
+    import cv2
+
+    n, cell, pad = 6, 60, 40
+    img, quad = _plain_grid(n, cell, pad)
+    # Takuzu's black discs, each nearly filling its cell, in a diagonal band
+    for r, c in ((0, 1), (1, 2), (2, 3), (3, 4), (2, 0), (4, 1), (5, 5)):
+        cv2.circle(img, (pad + c * cell + cell // 2, pad + r * cell + cell // 2), int(0.42 * cell), 40, -1)
+    mesh = rectify.fit_mesh(img, quad, n)
+    want = pad + cell * np.arange(n + 1)
+    assert np.abs(mesh.points[..., 0] - want[None, :]).max() < 3.0
+    assert np.abs(mesh.points[..., 1] - want[:, None]).max() < 3.0
+
