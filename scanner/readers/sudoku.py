@@ -211,8 +211,9 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
     letter is never printed; whole and pair readings weighed by how likely the ink is a pair). The grid is
     printed one way: the two are mixed by how well the whole grid reads each way (the product over its cells
     of the best candidate's probability), so the halves of a wide A, B or D are not read as 11, 13, 10 in a
-    letter print, nor a 12 as a letter in a number print. Mass the engine gives symbols outside the alphabet
-    stays out (not renormalised). ``style`` (optional) receives ``"letters"``: how likely the grid is a
+    letter print, nor a 12 as a letter in a number print; whether a number print's cell holds one digit or
+    two is weighed by how well the ink reads each way (``_pair_weight``). Mass the engine gives symbols
+    outside the alphabet stays out (not renormalised). ``style`` (optional) receives ``"letters"``: how likely the grid is a
     letter print (from the first call)."""
     wholes = engine_read(engine, crops, alphabet=alphabet) if crops else []
     splits = [_split(crop) for crop in crops]
@@ -226,10 +227,11 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
             p_pair *= 1.0 - max(first.get(".", 0.0), second.get(".", 0.0))  # a half with nothing: no pair
         single = (1.0 - p_pair) if parted else 1.0
         as_letters.append({label: single * p for label, p in whole})
-        numbers = {label: (1.0 - p_pair) * p for label, p in whole if label not in LETTERS}
+        w_pair = _pair_weight(p_pair, dict(whole), first, second)
+        numbers = {label: (1.0 - w_pair) * p for label, p in whole if label not in LETTERS}
         for d in range(7):
             label = ALPHABET[9 + d]
-            numbers[label] = numbers.get(label, 0.0) + p_pair * first.get("1", 0.0) * second.get(str(d), 0.0)
+            numbers[label] = numbers.get(label, 0.0) + w_pair * first.get("1", 0.0) * second.get(str(d), 0.0)
         as_numbers.append(numbers)
     fit = [sum(np.log(max(max(cell.values(), default=0.0), STYLE_FLOOR)) for cell in style)
            for style in (as_letters, as_numbers)]
@@ -243,6 +245,16 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
         out.append(sorted(((label, p) for label, p in scores.items() if label in alphabet or label == "."),
                           key=lambda t: -t[1]))
     return out
+
+
+def _pair_weight(p_pair: float, whole: dict, first: dict, second: dict) -> float:
+    """How likely a cell of a number print holds two digits (10..16) rather than one, given the shape's odds
+    ``p_pair`` and how well each way reads: as one digit 1..9 (``whole``) or as a 1 then a 0..6 (``first``,
+    ``second``). A wide single digit (a bold serif 9) is not lost to the pair its width suggests when its
+    halves read as no number 10..16 (the pair's odds went to nothing in the alphabet before)."""
+    as_pair = p_pair * first.get("1", 0.0) * sum(second.get(str(d), 0.0) for d in range(7))
+    as_single = (1.0 - p_pair) * sum(whole.get(label, 0.0) for label in ALPHABET[:9])
+    return as_pair / (as_pair + as_single) if as_pair + as_single > 0.0 else p_pair
 
 
 READER = SudokuReader()

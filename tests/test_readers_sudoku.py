@@ -1,0 +1,25 @@
+"""The Sudoku reader's own stages (scanner.readers.sudoku): one digit or two in a 16x16 number print's cell."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.ocr.fake import FakeEngine
+from scanner.readers import sudoku
+
+
+def test_a_wide_single_digit_is_not_lost_to_a_pair_its_halves_do_not_read_as():
+    wide = np.full((40, 40), 255, np.uint8)
+    cv2.putText(wide, "9", (2, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.3, 0, 3)
+    wide = cv2.resize(wide[:, 2:36], (40, 40))  # a bold, wide 9 (a Bookman-like print): taken for a pair by shape
+    _, p_pair = sudoku.split_glyphs(wide)
+    assert p_pair > 0.5
+
+    def engine(i, cell):  # the whole reads 9; its halves read as no 1 and 0..6 ("7" then "5")
+        return "9" if cell.shape[1] == 40 else "75"[i % 2]
+
+    reading = sudoku.read_numbers(FakeEngine(engine), [wide], alphabet=sudoku.ALPHABET)[0]
+    assert reading[0][0] == "9" and reading[0][1] > 0.9  # was 1 - p_pair: the pair's share went nowhere
+    assert sudoku._pair_weight(p_pair, {"9": 1.0}, {"7": 1.0}, {"5": 1.0}) == 0.0
+    assert sudoku._pair_weight(0.9, {"8": 0.5}, {"1": 1.0}, {"3": 1.0}) == pytest.approx(0.9 / (0.9 + 0.05))
