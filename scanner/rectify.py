@@ -28,6 +28,10 @@ CLEAR = 0.45
 #: ... and for an inner line to count in the spacing the outer lines are checked against (``_regular_ends``):
 #: a one-pixel ruled line, solid, shows about 0.33 after the 3-pixel blur of the profiles.
 SPACING_CLEAR = 0.3
+#: Share of a cell an outer line may lie off the inner lines' spacing (``_regular_ends``) ...
+END_SLACK = 0.15
+#: ... and at most this share of the grid's side.
+END_SLACK_SIDE = 0.025
 #: Widest ink across a line, in cells, that the inner lines are followed on (bold discs, circles' sides running
 #: across the line and shaded cells are wider).
 LINE_WIDTH = 0.3
@@ -87,11 +91,19 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, *, tol: float,
     # thin lines hardly show in the broad one, and a fit through the few that do, extrapolated, can throw
     # an outer line far off (a title bar just above the grid took the top line half a grid away)
     pos[inner], strength[inner] = fine_pos[inner], fine_strength[inner]
-    pos, strength = _regular_ends(pos, strength, level=SPACING_CLEAR, lo=expected[0] - tol, hi=expected[-1] + tol)
+    pos, strength = _regular_ends(pos, strength, level=SPACING_CLEAR, slack=end_slack(len(expected) - 1),
+                                  lo=expected[0] - tol, hi=expected[-1] + tol)
     return pos, strength
 
 
-def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45, slack: float = 0.15,
+def end_slack(n: int) -> float:
+    """The share of a cell an outer line of an n x n grid may lie off the inner lines' spacing: ``END_SLACK``,
+    but at most ``END_SLACK_SIDE`` of the grid's side (a 4 x 4 grid's cells are large: a text line under it
+    pulls its border a tenth of a cell, yet that is over 3 % of the side)."""
+    return min(END_SLACK, END_SLACK_SIDE * n)
+
+
+def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45, slack: float = END_SLACK,
                   lo: float = -np.inf, hi: float = np.inf) -> tuple[np.ndarray, np.ndarray]:
     """The outer lines' positions (L, K) checked against the spacing of the clear inner lines: at a
     station where the first (last) line lies off the regular spacing (a quadratic in the line index,

@@ -74,3 +74,14 @@ def test_bold_discs_beside_the_lines_do_not_pull_them():
     assert np.abs(mesh.points[..., 0] - want[None, :]).max() < 3.0
     assert np.abs(mesh.points[..., 1] - want[:, None]).max() < 3.0
 
+
+def test_an_outer_line_a_little_off_is_put_back_on_a_small_grid_only():
+    # an end line 0.12 cell off the spacing: over 3 % of a 4 x 4 grid's side (a text line under it), but on a
+    # 9 x 9 grid only 1.3 % (curl may bend the border that much)
+    for n, moved in ((4, True), (9, False)):
+        expected = 10.0 + 30.0 * np.arange(n + 1)
+        pos = np.repeat(expected[:, None], 3, axis=1)
+        pos[n, 1] += 0.12 * 30.0
+        strength = np.full_like(pos, 0.6)
+        fixed, _ = rectify._regular_ends(pos, strength, slack=rectify.end_slack(n), lo=0.0, hi=400.0)
+        assert (abs(fixed[n, 1] - expected[n]) < 0.5) == moved, n
