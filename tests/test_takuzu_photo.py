@@ -230,3 +230,18 @@ def test_a_faint_or_wide_ring_the_ink_misses_is_read_as_a_white_circle():
     empty_ink = cells_stage.CellInk(height=0.0, p_filled=0.0, crop=None)
     assert takuzu.circle_candidates(empty_ink, None, float(p[0, 0]))[0][0] == 0
     assert takuzu.circle_candidates(empty_ink, None, float(p[0, 1]))[0][0] is None
+
+
+def test_an_outer_line_bent_as_a_whole_gets_its_corners_back_from_the_rows():
+    """The right border bowed inwards at both ends (its own crossings agree with each other): the rows across
+    it put its corners back, and its column does not undo them."""
+    from scanner.rectify import Mesh
+
+    n, cell = 8, 30.0
+    k = np.arange(n + 1) * cell
+    right = Mesh(n, np.stack(np.meshgrid(k + 100.0, k + 50.0), axis=-1))
+    bent = right.points.copy()
+    bent[:, n, 0] += [-22.0, -12.0, -5.0, 0.0, 0.0, 0.0, -5.0, -12.0, -22.0]
+    fixed = takuzu.regular_outer(Mesh(n, bent))
+    assert np.abs(fixed.points[[0, n], n] - right.points[[0, n], n]).max() < 1e-6
+    assert np.abs(fixed.points - right.points).max() <= takuzu.OUTER_SLACK * cell

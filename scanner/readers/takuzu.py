@@ -41,21 +41,30 @@ def regular_outer(mesh: rectify.Mesh, *, slack: float = OUTER_SLACK) -> rectify.
     """``mesh`` with its outer crossings checked against the inner ones: along every line across the grid, a
     first or last crossing lying off the quadratic (perspective, curl) through the others by more than
     ``slack`` of the local cell is put on it. Shaded givens and marks beside the border, or a page edge or
-    shadow, can pull an outer ruled line a cell away while the inner lines are found right."""
+    shadow, can pull an outer ruled line a cell away while the inner lines are found right.
+
+    The rows are checked first, then the columns, on the rows' corrections; a crossing a row has put right is
+    left alone by its column: an outer line bent as a whole agrees with itself and would put its corner
+    back where the bent line left it."""
     n = mesh.n
     pts = mesh.points.copy()
     if n < 4:
         return mesh
     index = np.arange(n + 1, dtype=np.float64)
+    moved = set()
     for axis in (0, 1):
-        lines = pts if axis == 0 else pts.transpose(1, 0, 2)  # lines[i, k]: crossing k along line i
+        lines = pts if axis == 0 else pts.transpose(1, 0, 2)  # lines[i, k]: crossing k along line i (a view)
         for i in range(n + 1):
             for end, inner in ((0, slice(1, n + 1)), (n, slice(0, n))):
+                at = (i, end) if axis == 0 else (end, i)
+                if at in moved:
+                    continue
                 coef = np.polyfit(index[inner], lines[i, inner], 2)  # (3, 2): x and y along the line
                 want = np.array([np.polyval(coef[:, j], index[end]) for j in (0, 1)])
                 step = float(np.linalg.norm(lines[i, 1] - lines[i, 2] if end == 0 else lines[i, n - 1] - lines[i, n - 2]))
                 if np.linalg.norm(lines[i, end] - want) > slack * step:
                     lines[i, end] = want
+                    moved.add(at)
     return rectify.Mesh(n, pts)
 
 
