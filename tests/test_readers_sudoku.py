@@ -23,3 +23,18 @@ def test_a_wide_single_digit_is_not_lost_to_a_pair_its_halves_do_not_read_as():
     assert reading[0][0] == "9" and reading[0][1] > 0.9  # was 1 - p_pair: the pair's share went nowhere
     assert sudoku._pair_weight(p_pair, {"9": 1.0}, {"7": 1.0}, {"5": 1.0}) == 0.0
     assert sudoku._pair_weight(0.9, {"8": 0.5}, {"1": 1.0}, {"3": 1.0}) == pytest.approx(0.9 / (0.9 + 0.05))
+
+
+def test_a_pale_single_digit_is_not_broken_into_a_pair_at_its_light_joins():
+    crop = np.full((42, 42), 255, np.uint8)
+    cv2.putText(crop, "2", (10, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 60, 3)
+    stroke = crop < 255
+    crop[stroke & (np.arange(42)[:, None] > 14)] = 150  # the diagonal and base printed paler than mid-gray
+    crop[stroke & (np.arange(42)[:, None] > 30)] = 50
+    crop = np.pad(cv2.resize(crop, (30, 42), interpolation=cv2.INTER_NEAREST), ((0, 0), (6, 6)),
+                  constant_values=255)  # a digit of the usual width
+    parts, p_pair = sudoku.split_glyphs(crop)
+    assert p_pair < 0.5  # at mid-gray it broke at the pale diagonal: two glyphs side by side, p 1.0
+    assert sudoku._ink_level(crop) > 150 > 128
+    black = np.where(crop < 255, 0, 255).astype(np.uint8)
+    assert sudoku._ink_level(black) == 128.0  # a print in black ink: the usual mid-gray

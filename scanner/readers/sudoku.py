@@ -125,11 +125,21 @@ def _is_circle(crop: np.ndarray) -> bool:
 PAIR_ASPECT, PAIR_SOFTNESS = 0.8, 0.06
 
 
+def _ink_level(crop: np.ndarray) -> float:
+    """The gray level below which a pixel of ``crop`` (dark glyphs on white, ``cells.measure``'s crop: what
+    is not the glyph is already white) is the glyphs' ink: mid-gray, or Otsu's level when higher (a pale
+    print: its thin diagonals and joins, lighter than mid-gray, would break one glyph into pieces). The
+    glyphs' width / height is still measured on their mid-gray core (``_split``)."""
+    if int(crop.min()) >= 128:
+        return 128.0
+    return max(128.0, float(cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]))
+
+
 def _glyph_ink(crop: np.ndarray) -> np.ndarray:
     """The ink (h, w) bool of ``crop`` that belongs to the printed symbols: without remnants of the ruled lines
     (long thin components along an edge, which would join two glyphs or stretch one) and specks (components
     of under 3 % of the ink, or lying outside the band of rows of the tallest glyph)."""
-    ink = crop < 128
+    ink = crop < _ink_level(crop)
     h, w = ink.shape
     for c in [*range(w // 6), *range(w - w // 6, w)]:  # a straight remnant, even where two lines meet
         if ink[:, c].mean() >= 0.9:
@@ -174,7 +184,12 @@ def _split(crop: np.ndarray) -> tuple[list[np.ndarray], float, bool]:
     if len(cols) < 4 or len(rows) < 4:
         return [crop], 0.0, False
     left, right = cols[0], cols[-1] + 1
-    aspect = (right - left) / (rows[-1] + 1 - rows[0])
+    core = ink & (crop < 128)  # the strokes' dark middles: the glyphs' width without a pale print's halo
+    rows_c, cols_c = np.nonzero(core.any(axis=1))[0], np.nonzero(core.any(axis=0))[0]
+    if len(cols_c) >= 4 and len(rows_c) >= 4:
+        aspect = (cols_c[-1] + 1 - cols_c[0]) / (rows_c[-1] + 1 - rows_c[0])
+    else:
+        aspect = (right - left) / (rows[-1] + 1 - rows[0])
     profile = ink[:, left:right].sum(axis=0)
     lo, hi = (right - left) // 4, right - left - (right - left) // 4
     empty = np.nonzero(profile[lo:hi] == 0)[0] + lo
@@ -189,7 +204,8 @@ def _split(crop: np.ndarray) -> tuple[list[np.ndarray], float, bool]:
         threshold = PAIR_ASPECT
     clean = np.where(ink, crop, 255).astype(np.uint8)
     parts = [clean[:, :cut], clean[:, cut:]]
-    heights = [np.ptp(np.nonzero((p < 128).any(axis=1))[0]) + 1 if (p < 128).any() else 0 for p in parts]
+    level = _ink_level(crop)
+    heights = [np.ptp(np.nonzero((p < level).any(axis=1))[0]) + 1 if (p < level).any() else 0 for p in parts]
     if min(heights) < 0.5 * max(heights):  # a speck beside a digit, or a 7's bar: not a second digit
         return [crop], 0.0, False
     p_pair = 1.0 / (1.0 + np.exp(-(aspect - threshold) / PAIR_SOFTNESS))
