@@ -109,13 +109,17 @@ RING_MIDDLE = 0.12  #: radius (share of a cell) of a cell's middle, paper inside
 #: generated circle grids (seeds 7000.., 10000.., 50000.., 700000..) empty cells reach 0.16 (99.9 % below 0.10),
 #: white circles the ink measure missed (thin, faint, or wider than the trimmed cell) 0.31..0.40
 RING_CONTRAST, RING_SCALE = 0.26, 0.02
+DISC_CORE, DISC_OUTSIDE = 0.2, 0.42  #: a black disc's core and the paper outside it (radii, shares of a cell)
+#: disc contrast (``disc_contrast``) at even odds of a black circle, and the scale: on the same grids empty cells
+#: reach 0.075 (shading darkens core and outside alike), white circles 0.12, black discs the ink measure missed
+#: (printed grey, in shadow) 0.23..0.28, black discs read 0.30 and up (99.9 %)
+DISC_CONTRAST, DISC_SCALE = 0.18, 0.02
 
 
-def ring_contrast(dark: np.ndarray, n: int, *, cell: int) -> np.ndarray:
-    """(n, n) how much darker than its middle a ring about each cell's centre is, in a ``darkness`` picture
-    ``dark`` (n * cell, n * cell): the darkness at each radius is the median over ``ANGLES`` directions (a
-    ring darkens every one, a ruled line or a stray mark a few); the darkest radius within ``RING_REACH`` less
-    the mean within ``RING_MIDDLE``. A white circle scores high; paper, shading and black discs near 0."""
+def centre_profiles(dark: np.ndarray, n: int, *, cell: int) -> np.ndarray:
+    """(n, n, R) darkness about each cell's centre at radii 0 .. 0.45 cell (pixels) of a ``darkness`` picture
+    ``dark`` (n * cell, n * cell): at each radius the (upper) median over ``ANGLES`` directions, so that a
+    ring or a disc darkens it and a ruled line or a stray mark, which cover a few directions, do not."""
     radii = np.arange(0, int(RING_REACH[1] * cell) + 1, dtype=np.float32)
     theta = np.linspace(0, 2 * np.pi, ANGLES, endpoint=False, dtype=np.float32)
     dy = np.round(radii[:, None] * np.sin(theta)[None, :]).astype(int)  # (R, A)
@@ -125,15 +129,33 @@ def ring_contrast(dark: np.ndarray, n: int, *, cell: int) -> np.ndarray:
     ys = np.clip(centre[:, None, None, None] + dy[None, None], 0, side - 1)  # (n, 1, R, A)
     xs = np.clip(centre[None, :, None, None] + dx[None, None], 0, side - 1)  # (1, n, R, A)
     half = ANGLES // 2
-    profile = np.partition(dark[ys, xs], half, axis=3)[..., half]  # (n, n, R): the (upper) median over directions
-    ring = profile[:, :, int(RING_REACH[0] * cell):].max(axis=2)
-    middle = profile[:, :, :int(RING_MIDDLE * cell) + 1].mean(axis=2)
-    return ring - middle
+    return np.partition(dark[ys, xs], half, axis=3)[..., half]
+
+
+def ring_contrast(profiles: np.ndarray, *, cell: int) -> np.ndarray:
+    """(n, n) how much darker than its middle a ring about each cell's centre is (``centre_profiles``): the
+    darkest radius within ``RING_REACH`` less the mean within ``RING_MIDDLE``. A white circle scores high;
+    paper, shading and black discs near 0."""
+    ring = profiles[:, :, int(RING_REACH[0] * cell):].max(axis=2)
+    return ring - profiles[:, :, :int(RING_MIDDLE * cell) + 1].mean(axis=2)
+
+
+def disc_contrast(profiles: np.ndarray, *, cell: int) -> np.ndarray:
+    """(n, n) how much darker each cell's core (within ``DISC_CORE``) is than its paper outside a disc (beyond
+    ``DISC_OUTSIDE``), from ``centre_profiles``. A black disc scores high, even printed grey; paper, shading
+    and white circles near 0 or below."""
+    core = profiles[:, :, :int(DISC_CORE * cell) + 1].mean(axis=2)
+    return core - profiles[:, :, int(DISC_OUTSIDE * cell):].mean(axis=2)
 
 
 def ring_probability(contrast: float) -> float:
     """Probability that a cell whose ring contrast (``ring_contrast``) is ``contrast`` holds a white circle."""
     return min(max(_sigmoid((contrast - RING_CONTRAST) / RING_SCALE), 1e-4), 1.0 - 1e-4)
+
+
+def disc_probability(contrast: float) -> float:
+    """Probability that a cell whose disc contrast (``disc_contrast``) is ``contrast`` holds a black circle."""
+    return min(max(_sigmoid((contrast - DISC_CONTRAST) / DISC_SCALE), 1e-4), 1.0 - 1e-4)
 
 
 def is_circle_grid(marks: list[Mark | None]) -> bool:

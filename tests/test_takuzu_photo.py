@@ -209,10 +209,10 @@ def test_a_glyph_washed_out_by_glare_is_stretched_to_ink_and_paper_stays_paper()
     assert out[20, 10 * cell + 20] > 200 and out[20, cell + 20] > 200  # empty cells, either side
 
 
-def test_a_faint_or_wide_ring_the_ink_misses_is_read_as_a_white_circle():
+def test_a_faint_or_wide_ring_or_a_grey_disc_the_ink_misses_is_read_as_a_circle():
     """Rings about each cell's centre: a thin light ring wider than the trimmed cell (its arcs run into the
-    margin, where the ink measure takes them for ruled lines) reads as a white circle; paper, a shaded cell and
-    a black disc do not."""
+    margin, where the ink measure takes them for ruled lines) reads as a white circle, a disc printed grey as a
+    black one; paper and a shaded cell as neither."""
     cell, n = 40, 4
     gray = np.full((n * cell, n * cell), 235, np.uint8)
     for i in range(n + 1):
@@ -223,13 +223,18 @@ def test_a_faint_or_wide_ring_the_ink_misses_is_read_as_a_white_circle():
     cv2.circle(gray, centre(1, 1), 12, 40, 2)  # an ordinary white circle
     cv2.circle(gray, centre(2, 2), 12, 40, -1)  # a black disc
     gray[3 * cell + 3:4 * cell - 3, 3 * cell + 3:4 * cell - 3] = 200  # a shaded cell
-    rings = circles.ring_contrast(circles.darkness(gray, cell=cell), n, cell=cell)
-    p = np.vectorize(circles.ring_probability)(rings)
+    cv2.circle(gray, centre(2, 0), 12, 150, -1)  # a black disc printed grey
+    profiles = circles.centre_profiles(circles.darkness(gray, cell=cell), n, cell=cell)
+    p = np.vectorize(circles.ring_probability)(circles.ring_contrast(profiles, cell=cell))
+    q = np.vectorize(circles.disc_probability)(circles.disc_contrast(profiles, cell=cell))
     assert p[0, 0] > 0.9 and p[1, 1] > 0.99
-    assert p[2, 2] < 0.01 and p[3, 3] < 0.01 and p[0, 1] < 0.01 and p[3, 0] < 0.01
+    assert p[2, 2] < 0.01 and p[3, 3] < 0.01 and p[0, 1] < 0.01 and p[3, 0] < 0.01 and p[2, 0] < 0.01
+    assert q[2, 2] > 0.99 and q[2, 0] > 0.9
+    assert q[0, 0] < 0.01 and q[1, 1] < 0.01 and q[3, 3] < 0.01 and q[0, 1] < 0.01
     empty_ink = cells_stage.CellInk(height=0.0, p_filled=0.0, crop=None)
-    assert takuzu.circle_candidates(empty_ink, None, float(p[0, 0]))[0][0] == 0
-    assert takuzu.circle_candidates(empty_ink, None, float(p[0, 1]))[0][0] is None
+    assert takuzu.circle_candidates(empty_ink, None, float(p[0, 0]), float(q[0, 0]))[0][0] == 0
+    assert takuzu.circle_candidates(empty_ink, None, float(p[2, 0]), float(q[2, 0]))[0][0] == 1
+    assert takuzu.circle_candidates(empty_ink, None, float(p[0, 1]), float(q[0, 1]))[0][0] is None
 
 
 def test_an_outer_line_bent_as_a_whole_gets_its_corners_back_from_the_rows():

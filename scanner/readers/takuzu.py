@@ -107,17 +107,19 @@ def digit_candidates(ink: cells_stage.CellInk, reading) -> list:
     return sorted(((v, max(s, 1e-6)) for v, s in scores.items()), key=lambda t: -t[1])
 
 
-def circle_candidates(ink: cells_stage.CellInk, m: circles.Mark | None, ring: float = 0.0) -> list:
-    """A cell's candidates from its ink and its mark's shape: black circle 1, white circle 0; ``ring``: the
-    probability that a ring about the cell's centre is a white circle (``circles.ring_probability``), which
-    wins when the ink saw less (a thin or faint ring, or one wider than the trimmed cell, broken into arcs)."""
+def circle_candidates(ink: cells_stage.CellInk, m: circles.Mark | None, ring: float = 0.0,
+                      disc: float = 0.0) -> list:
+    """A cell's candidates from its ink and its mark's shape: black circle 1, white circle 0; ``ring`` / ``disc``:
+    the probability that a ring / a disc about the cell's centre is a white / black circle
+    (``circles.ring_probability``, ``disc_probability``), which wins when the ink saw less (a thin or faint
+    ring, or one wider than the trimmed cell, broken into arcs; a disc printed grey or in shadow)."""
     if ink.crop is None or m is None:
         filled, black = 0.0, 0.0
     else:
         filled = ink.p_filled * circles.circle_probability(m)
         black = circles.black_probability(m)
-    if ring > filled:
-        filled, black = ring, 0.0
+    if max(ring, disc) > filled:
+        filled, black = (ring, 0.0) if ring >= disc else (disc, 1.0)
     if filled <= 0.0:
         return [(None, 1.0)]
     scores = {1: filled * black, 0: filled * (1.0 - black), None: 1.0 - filled}
@@ -242,8 +244,11 @@ class TakuzuReader:
             turn_known = True
             if circles.is_circle_grid([m for row in marks for m in row]):
                 glyphs = GLYPHS_CIRCLES
-                rings = circles.ring_contrast(dark, n, cell=READ_CELL)
-                cands = [[circle_candidates(ink, m, circles.ring_probability(float(rings[r, c])))
+                profiles = circles.centre_profiles(dark, n, cell=READ_CELL)
+                rings = circles.ring_contrast(profiles, cell=READ_CELL)
+                discs = circles.disc_contrast(profiles, cell=READ_CELL)
+                cands = [[circle_candidates(ink, m, circles.ring_probability(float(rings[r, c])),
+                                            circles.disc_probability(float(discs[r, c])))
                           for c, (ink, m) in enumerate(zip(ir, mr))] for r, (ir, mr) in enumerate(zip(inks, marks))]
                 # circles look alike every way up: the page's text tells the turn, or it stays unknown and the
                 # grid is given as seen (drawn right in the photo either way)
