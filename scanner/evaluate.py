@@ -13,7 +13,8 @@ Printed per kind and overall: images; puzzles; grids found (a read quad whose
 corners are all within ``--tolerance`` (5 %) of the grid side from the true
 ones; where the truth has no corners, a record of the right kind and size); cells read correctly (empty read as empty counts, a missed grid counts
 every cell wrong); relation signs read correctly (of the true signs, plus the
-number of spurious ones); puzzles read exactly; puzzles solved correctly;
+number of spurious ones); puzzles read exactly (every given and sign right, and
+the status not ``unreadable``); puzzles solved correctly;
 WRONG answers (a ``solved`` status whose solution differs from the truth, or
 an overlay drawn on a misread puzzle): the worst outcome, counted apart from
 "no answer" (not found, unreadable, ambiguous, impossible, or an error);
@@ -221,9 +222,12 @@ def score_image(truth: Truth, records: list[dict], *, tolerance: float) -> dict:
             read_rels = _rels(rec.get("relations"))
             k["signs_correct"] += len(true_rels & read_rels)
             k["signs_spurious"] += len(read_rels - true_rels)
-        exact = same_shape and rec["givens"] == t["givens"] and _rels(rec.get("relations")) == true_rels
-        k["exact"] += exact
         status = rec.get("status")
+        # Read exactly: every given and sign right, and the reader standing by it (a right reading it calls
+        # unreadable, say for a rival within the margin, gives the user nothing).
+        exact = (same_shape and rec["givens"] == t["givens"] and _rels(rec.get("relations")) == true_rels
+                 and status != "unreadable")
+        k["exact"] += exact
         turned = (same_shape and not exact and rec.get("turn_known") is False
                   and _turned_copy(rec["givens"], t["givens"]) and _turned_copy(rec.get("solution"), t.get("solution")))
         if turned and status == "solved":

@@ -118,3 +118,9 @@ def test_a_truth_without_corners_is_matched_by_kind_size_and_givens():
     assert (s["found"], s["cells_correct"], s["exact"], s["solved_right"], s["wrong"]) == (1, 16, 1, 1, 0)
     s = evaluate.score_image(t, [other], tolerance=0.05)["sudoku"]
     assert (s["found"], s["no_answer"]) == (0, 1)
+
+
+def test_a_right_reading_called_unreadable_is_not_read_exactly():
+    t = _truth()
+    s = evaluate.score_image(t, [_record(t, status="unreadable", solution=None)], tolerance=0.05)["sudoku"]
+    assert (s["found"], s["cells_correct"], s["exact"], s["no_answer"], s["wrong"]) == (1, 16, 0, 1, 0)
