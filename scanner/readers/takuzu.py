@@ -78,6 +78,10 @@ def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
     return mesh_small, picture
 
 
+#: a digit running into the trimmed-off margin (a tall 1 in a large print, a mesh a little off) is looked at again
+#: with only this much trimmed (``cells.measure``), as the Sudoku reader does (circle prints are measured as
+#: before: their marks' shapes are measured on the interior the usual trim leaves)
+RETRIM = cells_stage.WIDE_TRIM
 GLARE_SPAN = 30.0  #: least paper-to-ink span (gray levels) a neighbourhood is stretched over
 
 
@@ -235,7 +239,8 @@ class TakuzuReader:
         n = candidate.size
         mesh_small, picture = dewarped(loaded, candidate, timer=timer)
         with timer.stage("ink"):
-            inks = cells_stage.measure(local_contrast(picture, cell=READ_CELL), n, cell=READ_CELL)
+            stretched = local_contrast(picture, cell=READ_CELL)
+            inks = cells_stage.measure(stretched, n, cell=READ_CELL)
         with timer.stage("read"):
             dark = circles.darkness(picture, cell=READ_CELL)
             marks = [[circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=READ_CELL)) if ink.crop is not None else None
@@ -256,6 +261,8 @@ class TakuzuReader:
                 turn_known = quarter is not None
                 chosen = [(0.0, quarter or 0, _turned(cands, quarter or 0))]
             else:
+                if RETRIM is not None:  # digits: a glyph running into the trimmed-off margin is looked at again
+                    inks = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
                 readings = read_digits(inks, engine)
                 page = None
                 if len(close_turns(readings)) > 1:  # the digits cannot tell the turn: ask the page
