@@ -23,9 +23,25 @@ from .rectify import Mesh, cell_quads
 PALETTE = ((30, 30, 220), (200, 80, 0), (40, 150, 20), (170, 30, 170))
 
 
+_D65_WHITE = np.array([0.950456, 1.0, 1.088754])
+_RGB_TO_XYZ = np.array([[0.412453, 0.357580, 0.180423],
+                        [0.212671, 0.715160, 0.072169],
+                        [0.019334, 0.119193, 0.950227]])
+
+
 def _lab(bgr) -> np.ndarray:
-    px = np.uint8([[list(bgr)]])
-    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    """CIE Lab of one 8-bit BGR colour on OpenCV's 8-bit scale (L * 255 / 100, a + 128, b + 128).
+
+    Computed here rather than by ``cv2.cvtColor``, whose first Lab conversion in a process builds tables
+    for ~0.13 s: that was most of a cold ``scan-solve``'s overlay stage.
+    """
+    rgb = np.asarray(bgr, np.float64)[::-1] / 255.0
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    t = _RGB_TO_XYZ @ linear / _D65_WHITE
+    f = np.where(t > 0.008856, np.cbrt(t), 7.787 * t + 16.0 / 116.0)
+    lightness = 116.0 * f[1] - 16.0 if t[1] > 0.008856 else 903.3 * t[1]
+    return np.array([lightness * 255.0 / 100.0, 500.0 * (f[0] - f[1]) + 128.0, 200.0 * (f[1] - f[2]) + 128.0],
+                    np.float32)
 
 
 def pick_colour(image: np.ndarray, quad: np.ndarray) -> tuple[int, int, int]:
