@@ -27,7 +27,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise
 from . import GridReading
-from .ruled import _turn, dewarp_gray, engine_read
+from .ruled import _turn, dewarp_gray, engine_read, local_contrast
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -82,20 +82,6 @@ def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
 #: with only this much trimmed (``cells.measure``), as the Sudoku reader does (circle prints are measured as
 #: before: their marks' shapes are measured on the interior the usual trim leaves)
 RETRIM = cells_stage.WIDE_TRIM
-GLARE_SPAN = 30.0  #: least paper-to-ink span (gray levels) a neighbourhood is stretched over
-
-
-def local_contrast(gray: np.ndarray, *, cell: int) -> np.ndarray:
-    """``gray`` (H, W) uint8 stretched so that each neighbourhood's paper is white and its darkest print (the
-    ruled lines, the marks, over 3 cells) black: a glyph washed out by glare reads as ink like the rest
-    (spans under ``GLARE_SPAN`` levels are not stretched further, so empty paper stays paper)."""
-    g = gray.astype(np.float32)
-    k = int(1.5 * cell) | 1
-    paper = cv2.blur(cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), (k, k))
-    w = int(3 * cell) | 1
-    floor = cv2.blur(cv2.erode(g, cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))), (w, w))
-    span = np.maximum(paper - floor, GLARE_SPAN)
-    return (np.clip((g - (paper - span)) / span, 0.0, 1.0) * 255).astype(np.uint8)
 
 
 def digit_candidates(ink: cells_stage.CellInk, reading) -> list:
