@@ -37,18 +37,23 @@ PDF_PAGES = 20
 
 # -- the page cache ----------------------------------------------------------------------------------------
 
-def _render_page(job: tuple[str, int]) -> str:
-    """Render synthetic page ``seed``, enlarge it to 12 MP, write it as JPEG (quality 90); its path."""
+def page_name(seed: int, kind: str = "sudoku") -> str:
+    """The cached page's file name (Sudoku pages keep the name they always had)."""
+    return f"page_{seed:04d}.jpg" if kind == "sudoku" else f"{kind}_{seed:04d}.jpg"
+
+
+def _render_page(job: tuple) -> str:
+    """Render synthetic page ``seed`` of ``kind`` (default Sudoku), enlarge it to 12 MP, write it as JPEG
+    (quality 90); its path."""
     import cv2
 
     from scanner import synth
 
-    folder, seed = job
-    path = Path(folder) / f"page_{seed:04d}.jpg"
+    folder, seed, kind = (*job, "sudoku")[:3]
+    path = Path(folder) / page_name(seed, kind)
     if path.exists():
         return str(path)
     cv2.setNumThreads(1)
-    kind = "sudoku"  # the photo pipeline reads Sudoku today; other kinds would only measure "no puzzle"
     img, _, _ = synth.render(kind, seed=seed, mode="photo" if seed % 4 else "scan")
     h, w = img.shape[:2]
     f = (MEGAPIXELS / (h * w)) ** 0.5
@@ -61,15 +66,15 @@ def _render_page(job: tuple[str, int]) -> str:
     return str(path)
 
 
-def distinct_pages(cache: Path, count: int, *, jobs: int) -> list[Path]:
-    """``count`` distinct 12 MP pages in ``cache`` (made once, reused afterwards)."""
+def distinct_pages(cache: Path, count: int, *, jobs: int, kind: str = "sudoku") -> list[Path]:
+    """``count`` distinct 12 MP pages of ``kind`` in ``cache`` (made once, reused afterwards)."""
     from multiprocessing import get_context
 
     cache.mkdir(parents=True, exist_ok=True)
-    todo = [(str(cache), seed) for seed in range(count)]
-    missing = [j for j in todo if not (cache / f"page_{j[1]:04d}.jpg").exists()]
+    todo = [(str(cache), seed, kind) for seed in range(count)]
+    missing = [j for j in todo if not (cache / page_name(j[1], kind)).exists()]
     if missing:
-        print(f"bench: rendering {len(missing)} synthetic 12 MP pages into {cache} ...", file=sys.stderr)
+        print(f"bench: rendering {len(missing)} synthetic 12 MP {kind} pages into {cache} ...", file=sys.stderr)
         with get_context("spawn").Pool(jobs) as pool:
             pool.map(_render_page, missing)
     return [Path(_render_page(j)) for j in todo]

@@ -1,0 +1,126 @@
+"""``python -m scanner.speed``: seconds per photo and per pipeline stage, in-process and from a cold start.
+
+In-process: every photo is read ``--repeat`` times by ``scanner.photo.scan_photo`` (overlay drawn and
+encoded, as the CLI does) in this one warm process, after one warm-up read; a photo's time is the best of
+its repeats (the machine may be shared: the best is the least disturbed). Printed per kind and size:
+photos, median / p90 / max milliseconds, and the median of each stage (``timings`` of the ``--json``
+record: load, find, mesh, read, revise, overlay, encode ...).
+
+Cold start: ``scan-solve --json`` run as a new process on ``--cold`` of the photos, twice each; wall
+seconds median and max (imports, model loading and the first OpenCV calls included).
+
+The photos: the images given, or by default ``--pages`` synthetic newspaper pages of each kind
+(``scanner.synth``, seeds 0.., enlarged to 12 megapixels and JPEG-encoded, cached in ``--cache``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from scanner.batch.bench import distinct_pages
+
+KINDS = ("sudoku", "futoshiki", "takuzu")
+
+
+def _ms(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return 1000 * values[min(len(values) - 1, int(q * len(values)))]
+
+
+def measure_in_process(photos: list[Path], *, repeat: int, out: Path) -> list[dict]:
+    """One row per photo: kind, size (of its first record, "none" when nothing was read), best seconds,
+    and the stage timings of that best read."""
+    from scanner import photo
+    from solver.errors import ScanSolveError
+
+    def read(path: Path) -> tuple[float, list[dict]]:
+        start = time.perf_counter()
+        try:
+            records = photo.scan_photo(path, out_dir=out)
+        except ScanSolveError:
+            records = []
+        return time.perf_counter() - start, records
+
+    read(photos[0])  # warm-up: imports, models, first OpenCV calls
+    rows = []
+    for path in photos:
+        best = min((read(path) for _ in range(repeat)), key=lambda t: t[0])
+        seconds, records = best
+        first = records[0] if records else {}
+        rows.append({"photo": str(path), "kind": first.get("kind", "none"), "size": first.get("size", 0),
+                     "seconds": seconds, "timings": first.get("timings", {})})
+    return rows
+
+
+def measure_cold(photos: list[Path], *, out: Path) -> list[float]:
+    """Wall seconds of ``scan-solve --json`` as a new process, twice on each of ``photos``."""
+    walls = []
+    for _ in range(2):
+        for path in photos:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "scanner", "--json", "--out", str(out), str(path)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            walls.append(time.perf_counter() - start)
+    return walls
+
+
+def format_rows(rows: list[dict]) -> str:
+    """The per kind-and-size table (milliseconds)."""
+    stages: list[str] = []
+    for row in rows:
+        stages += [s for s in row["timings"] if s not in stages]
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["kind"], row["size"]), []).append(row)
+    head = ["kind", "size", "photos", "median", "p90", "max"] + stages
+    lines = [head]
+    for (kind, size), group in sorted(groups.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
+        secs = [r["seconds"] for r in group]
+        line = [kind, f"{size}x{size}" if size else "-", str(len(group)),
+                f"{_ms(secs, 0.5):.0f}", f"{_ms(secs, 0.9):.0f}", f"{_ms(secs, 1.0):.0f}"]
+        for s in stages:
+            vals = [r["timings"][s] for r in group if s in r["timings"]]
+            line.append(f"{1000 * statistics.median(vals):.0f}" if vals else "-")
+        lines.append(line)
+    secs = [r["seconds"] for r in rows]
+    lines.append(["all", "", str(len(rows)), f"{_ms(secs, 0.5):.0f}", f"{_ms(secs, 0.9):.0f}",
+                  f"{_ms(secs, 1.0):.0f}"] + [""] * len(stages))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+    return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(line, widths)) for line in lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m scanner.speed", description=__doc__.split("\n")[0])
+    p.add_argument("photos", nargs="*", type=Path, help="photos to time (default: synthetic 12 MP pages)")
+    p.add_argument("--pages", type=int, default=10, help="synthetic pages per kind (default 10)")
+    p.add_argument("--repeat", type=int, default=2, help="reads per photo, the best counts (default 2)")
+    p.add_argument("--cold", type=int, default=3, help="photos timed from a cold start (default 3)")
+    p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "scan-solve-bench",
+                   help="where the synthetic pages are kept")
+    p.add_argument("--json", type=Path, help="also write the per-photo rows here (JSON Lines)")
+    args = p.parse_args(argv)
+    photos = list(args.photos)
+    if not photos:
+        for kind in KINDS:
+            photos += distinct_pages(args.cache / "pages", args.pages, jobs=2, kind=kind)
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = measure_in_process(photos, repeat=args.repeat, out=Path(tmp))
+        cold = measure_cold(photos[:: max(1, len(photos) // max(args.cold, 1))][: args.cold], out=Path(tmp))
+    print(f"in-process, best of {args.repeat}, milliseconds (stages: median of each over the photos)")
+    print(format_rows(rows))
+    if cold:
+        print(f"cold start (scan-solve --json as a new process), {len(cold)} runs: "
+              f"median {statistics.median(cold):.2f} s, max {max(cold):.2f} s")
+    if args.json:
+        args.json.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

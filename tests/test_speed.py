@@ -1,0 +1,22 @@
+"""The speed command's table (no timing is asserted: figures come from the command, never from tests)."""
+from __future__ import annotations
+
+from scanner import speed
+from scanner.batch import bench
+
+
+def test_table_has_a_row_per_kind_and_size_and_every_stage():
+    rows = [{"photo": "a", "kind": "sudoku", "size": 9, "seconds": 0.2, "timings": {"load": 0.04, "find": 0.03}},
+            {"photo": "b", "kind": "sudoku", "size": 9, "seconds": 0.4, "timings": {"load": 0.05, "read": 0.1}},
+            {"photo": "c", "kind": "none", "size": 0, "seconds": 0.1, "timings": {}}]
+    lines = speed.format_rows(rows).splitlines()
+    assert lines[0].split() == ["kind", "size", "photos", "median", "p90", "max", "load", "find", "read"]
+    sudoku = next(line.split() for line in lines if line.split()[0] == "sudoku")
+    assert sudoku[:6] == ["sudoku", "9x9", "2", "400", "400", "400"]
+    assert sudoku[6:] == ["45", "30", "100"]
+    assert lines[-1].split()[:3] == ["all", "3", "200"]
+
+
+def test_cached_page_names_keep_the_sudoku_name():
+    assert bench.page_name(3) == "page_0003.jpg"
+    assert bench.page_name(3, "takuzu") == "takuzu_0003.jpg"
