@@ -1,6 +1,6 @@
 """End-to-end K-fold cross-validation of the digit model on the labelled Sudoku photos.
 
-    python -m scanner.ocr.crossval [--folds 4] [--jobs 2] [--cache synth.npz]
+    python -m scanner.ocr.crossval [--folds 4] [--jobs 2] [--cache synth.npz] [--models DIR [--reuse]]
 
 Folds group photos of the same puzzle (``evaluate_cells.puzzle_folds``,
 deterministic). One font-only model is trained, and per fold one model on
@@ -11,6 +11,8 @@ each reading is scored as ``python -m scanner.evaluate`` scores it. Printed:
 read exactly, solved right, WRONG answers (wrong solution or an overlay on a
 misread puzzle) and no answer, per fold and in total. No model ever reads a
 photo whose puzzle it was trained on (the font-only one never saw any photo).
+A change to the reading pipeline alone (not to the model or its training) is judged in a minute or two
+instead of five: keep the models of a baseline run (``--models DIR``) and read again with ``--reuse``.
 """
 from __future__ import annotations
 
@@ -82,6 +84,17 @@ def train_models(folder: Path, k: int, workdir: Path, *, seed: int, grids: int, 
     return font, mixed, {p.name: g for p, g in zip(photos, folds)}
 
 
+def saved_models(folder: Path, k: int, workdir: Path) -> tuple[Path, list[Path], dict[str, int]]:
+    """``train_models``'s answer for models an earlier run kept in ``workdir`` (``--models``): the folds are
+    the same (``puzzle_folds`` is deterministic), the models are not trained again."""
+    paths = [workdir / "fonts.npz"] + [workdir / f"fold{f}.npz" for f in range(k)]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise FileNotFoundError(f"no saved models to reuse: {', '.join(missing)}")
+    photos = load_photos(folder)
+    return paths[0], paths[1:], {p.name: g for p, g in zip(photos, puzzle_folds(photos, k))}
+
+
 def _row(label: str, s: dict) -> str:
     wrong = f"{s['wrong']}" + (f" +{s['wrong_overlay']} overlay" if s["wrong_overlay"] else "")
     return (f"{label:<28} {s['puzzles']:>7} {s['exact']:>7} {s['solved_right']:>7} {wrong:>7} {s['no_answer']:>7}")
@@ -99,8 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photo-weight", type=int, default=2, help="times each photo cell is repeated")
     ap.add_argument("--cache", type=Path, help="reuse/store the synthetic features in this .npz")
     ap.add_argument("--models", type=Path, help="keep the trained models in this folder (default: a temporary one)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="read with the models an earlier run kept in --models (same --data, --folds and training "
+                         "options) instead of training them again: for changes to the reading pipeline alone")
     ap.add_argument("--tolerance", type=float, default=0.05)
     args = ap.parse_args(argv)
+    if args.reuse and not args.models:
+        ap.error("--reuse needs --models (the folder an earlier run kept its models in)")
     if not (args.data / "outlines.csv").exists():
         print(f"no labelled photos at {args.data}", file=sys.stderr)
         return 2
@@ -109,9 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.models or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        font, mixed, fold_of = train_models(args.data, args.folds, workdir, seed=args.seed, grids=args.grids,
-                                            epochs=args.epochs, repeat_photos=args.photo_weight, cache=args.cache,
-                                            letter_grids=args.letter_grids)
+        if args.reuse:
+            font, mixed, fold_of = saved_models(args.data, args.folds, workdir)
+        else:
+            font, mixed, fold_of = train_models(args.data, args.folds, workdir, seed=args.seed, grids=args.grids,
+                                                epochs=args.epochs, repeat_photos=args.photo_weight,
+                                                cache=args.cache, letter_grids=args.letter_grids)
         truths = [t for t in find_truths([args.data]) if t.image.name in fold_of]
         jobs = [(t, fold_of[t.image.name], [("fonts only", font), ("fonts + photos", mixed[fold_of[t.image.name]])],
                  args.tolerance) for t in truths]
