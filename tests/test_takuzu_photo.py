@@ -250,3 +250,22 @@ def test_an_outer_line_bent_as_a_whole_gets_its_corners_back_from_the_rows():
     fixed = takuzu.regular_outer(Mesh(n, bent))
     assert np.abs(fixed.points[[0, n], n] - right.points[[0, n], n]).max() < 1e-6
     assert np.abs(fixed.points - right.points).max() <= takuzu.OUTER_SLACK * cell
+
+
+@pytest.mark.parametrize("marks, takuzu_like", [
+    (["0", "1", "1", "0", "1", "0", "0", "1", "1", "0", "0", "1", "0", "1", "1", "0"], True),
+    (["2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"], False),
+    (["2", "3", "4", "5", "6", "7", "8", "9", "2", "3"] + [None] * 6, True),  # too few inked cells to be sure
+])
+def test_a_grid_of_other_digits_is_read_no_further_as_a_takuzu(marks, takuzu_like):
+    from scanner.cells import CellInk
+    from scanner.photo import get_engine
+
+    crops = iter(_glyph_crops([m for m in marks if m is not None]))
+    flat = [CellInk(height=0.6, p_filled=1.0, crop=next(crops)) if m is not None else CellInk(0.0, 0.0, None)
+            for m in marks]
+    inks = [flat[r * 4:(r + 1) * 4] for r in range(4)]
+    readings = takuzu.read_digits(inks, get_engine("auto"))
+    assert bool(readings) == takuzu_like
+    if takuzu_like and marks[0] == "0":
+        assert readings[0][1] == 0 and [[c[0][0] for c in row] for row in readings[0][2]][0] == [0, 1, 1, 0]

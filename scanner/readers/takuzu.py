@@ -125,12 +125,19 @@ TURN_SAMPLE = 12  #: inked cells read in every quarter turn before whole turns a
 #: generated digit grids (seeds 7000.., 10000.., 50000.., 700000..) every turn within RIVAL_MARGIN + 3 of the
 #: likeliest whole reading came within 0.47 of the best sample; the turns left out are 6.6 below (median)
 TURN_SCREEN = 1.5
+#: a print whose sample (``TURN_SAMPLE`` inked cells) reads worse than this per cell (mean log p as 0 / 1) in
+#: its best turn is not a Takuzu, and is read no further (``read_digits`` gives nothing). On 969 dev photos
+#: (synth300, tk dev, dev16, dev20, fut dev, sud dev10k, ocr4 s16, train) every digit grid read as a Takuzu with a
+#: full sample came at -0.04 or above but two misfound ones (-2.8, -2.98, unreadable either way); 16 x 16 Sudoku
+#: prints read -1.2 .. -5.6 (59 of 61 below -3), other 4..8 grids of 1..9 down to -8
+NOT_BINARY = -3.0
 
 
 def read_digits(inks, engine) -> list[tuple[float, int, list]]:
     """[(log-likelihood, quarter, candidates), ...] best first: the cells read in the quarter turns (the photo
     turned ``quarter`` x 90 degrees clockwise) that a sample of ``TURN_SAMPLE`` inked cells, read in all four,
-    does not rule out (``TURN_SCREEN``): a 1 or a 0 lying on its side reads as no digit at all."""
+    does not rule out (``TURN_SCREEN``): a 1 or a 0 lying on its side reads as no digit at all. Empty when a
+    full sample reads as 0s and 1s in no turn (``NOT_BINARY``): the grid is no Takuzu."""
     n = len(inks)
     inked = [r * n + c for r in range(n) for c in range(n) if inks[r][c].crop is not None]
     sample = {inked[int(i)] for i in np.linspace(0, len(inked) - 1, min(TURN_SAMPLE, len(inked)))} if inked else set()
@@ -144,6 +151,8 @@ def read_digits(inks, engine) -> list[tuple[float, int, list]]:
         probe = [math.log(max(digit_candidates(grid[r][c], got[(r, c)])[0][1], 1e-12)) for r, c in first]
         turns.append((float(np.mean(probe)) if probe else 0.0, quarter, grid, todo, got))
     best = max(t[0] for t in turns)
+    if len(sample) >= TURN_SAMPLE and best < NOT_BINARY:
+        return []  # no turn reads as 0s and 1s: the digits of some other puzzle (a 16 x 16 Sudoku's 1..16, A..G)
     out = []
     for probe, quarter, grid, todo, got in turns:
         if probe < best - TURN_SCREEN:
@@ -250,6 +259,8 @@ class TakuzuReader:
                 if RETRIM is not None:  # digits: a glyph running into the trimmed-off margin is looked at again
                     inks = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
                 readings = read_digits(inks, engine)
+                if not readings:
+                    return []  # other digits than 0 and 1: not a Takuzu
                 page = None
                 if len(close_turns(readings)) > 1:  # the digits cannot tell the turn: ask the page
                     page = page_quarter(page_orientation(loaded, mesh_small, n, timer=timer))
