@@ -41,6 +41,9 @@ class Loaded:
         self._image = image
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
+        #: results the kind readers share for this photo (e.g. a candidate's fitted mesh: with ``--kind auto``
+        #: several readers take the same grid), keyed by what they were computed from
+        self.memo: dict = {}
 
     def prefetch(self) -> None:
         """Start decoding the full-resolution picture in the background (no-op when done or started, and

@@ -56,6 +56,16 @@ def dewarp_gray(loaded, mesh_small, *, cell: int) -> np.ndarray:
     return ink_gray(rectify.dewarp(source, mesh_src, cell=cell))
 
 
+def fitted_mesh(loaded, cand) -> rectify.Mesh:
+    """``rectify.fit_mesh`` of candidate ``cand`` on ``loaded.small``, fitted once per photo and candidate
+    (``loaded.memo``): with ``--kind auto`` the Sudoku and Takuzu readers both take grids of 4, 6 and 16 cells.
+    The mesh is shared: derive new ones from it, never change its points in place."""
+    key = ("fit_mesh", cand.quad.tobytes(), cand.size)
+    if key not in loaded.memo:
+        loaded.memo[key] = rectify.fit_mesh(loaded.small, cand.quad, cand.size)
+    return loaded.memo[key]
+
+
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
                cell: int = READ_CELL, crops_reader=None, pairs: bool = False) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
@@ -68,7 +78,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     n = cand.size
     small, scale = loaded.small, loaded.scale
     with timer.stage("mesh"):
-        mesh_small = rectify.fit_mesh(small, cand.quad, n)
+        mesh_small = fitted_mesh(loaded, cand)
     with timer.stage("dewarp"):
         picture = dewarp_gray(loaded, mesh_small, cell=cell)
     with timer.stage("ink"):

@@ -27,7 +27,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise
 from . import GridReading
-from .ruled import _turn, dewarp_gray, engine_read, local_contrast
+from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -72,7 +72,7 @@ def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
     """(mesh in detection-copy pixels, dewarped gray picture (n * cell, n * cell)) of candidate ``cand``."""
     n = cand.size
     with timer.stage("mesh"):
-        mesh_small = regular_outer(rectify.fit_mesh(loaded.small, cand.quad, n))
+        mesh_small = regular_outer(fitted_mesh(loaded, cand))
     with timer.stage("dewarp"):
         picture = dewarp_gray(loaded, mesh_small, cell=cell)
     return mesh_small, picture
