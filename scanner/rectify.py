@@ -37,6 +37,11 @@ END_SLACK_SIDE = 0.025
 LINE_WIDTH = 0.3
 #: Gray levels that thin ink must be darker than the paper either side of it (across the line).
 LINE_HAT = 4
+#: Share of a cell a station may lie off the fit through the others before it is left out of a line's fit
+#: (``_outliers``): a line pulled onto a disc's rim, a bold mark or a title bar at one station, the rest clean.
+OUTLIER = 0.1
+#: ... and how many times closer to their own fit the other stations must lie.
+OUTLIER_APART = 6.0
 
 
 @dataclass
@@ -79,11 +84,13 @@ def _follow(profile_strips: np.ndarray, expected: np.ndarray, *, tol: float) -> 
     return pos, strength
 
 
-def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, *, tol: float,
-                  level: float) -> tuple[np.ndarray, np.ndarray]:
-    """Line positions and strengths (L, K): the inner lines followed in ``strips[0]`` (profiles of the fine
-    ink mask), the two outer ones in ``strips[1]`` (the broad one) and checked against the spacing of the
-    inner lines seen there too (``_regular_ends``)."""
+def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.ndarray, *, tol: float,
+                  level: float) -> np.ndarray:
+    """Line positions (L, K), smoothed along each line (``_smooth_lines``): the inner lines followed in
+    ``strips[0]`` (profiles of the fine ink mask), the two outer ones in ``strips[1]`` (the broad one) and
+    checked against the spacing of the inner lines (``_regular_ends``) -- as smoothed along their length
+    where a line was seen at 4 stations or more: a station where an inner line was pulled onto a mark would
+    bend the spacing there, and the border put back by it would be bowed."""
     pos, strength = _follow(strips[1], expected, tol=tol)
     inner = slice(1, len(expected) - 1)
     fine_pos, fine_strength = _follow(strips[0], expected, tol=tol)
@@ -91,9 +98,21 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, *, tol: float,
     # thin lines hardly show in the broad one, and a fit through the few that do, extrapolated, can throw
     # an outer line far off (a title bar just above the grid took the top line half a grid away)
     pos[inner], strength[inner] = fine_pos[inner], fine_strength[inner]
+    smooth = pos.copy()
+    smooth[inner] = _smooth_lines(pos[inner], strength[inner], expected[inner], stations, level=level)
+    # the spacing is taken from the lines as smoothed; one seen at 4 stations only at the spacing's level,
+    # smoothed at that level, and one seen at fewer as followed
+    seen, faint = (strength >= level).sum(axis=1), (strength >= SPACING_CLEAR).sum(axis=1)
+    reference = smooth.copy()
+    for i in np.flatnonzero((seen[inner] < 4) & (faint[inner] >= 4)) + 1:
+        reference[i] = _smooth_lines(pos[i:i + 1], strength[i:i + 1], expected[i:i + 1], stations,
+                                     level=SPACING_CLEAR)[0]
+    reference = np.where((faint >= 4)[:, None], reference, pos)
     pos, strength = _regular_ends(pos, strength, level=SPACING_CLEAR, slack=end_slack(len(expected) - 1),
-                                  lo=expected[0] - tol, hi=expected[-1] + tol)
-    return pos, strength
+                                  lo=expected[0] - tol, hi=expected[-1] + tol, reference=reference)
+    ends = [0, len(expected) - 1]
+    smooth[ends] = _smooth_lines(pos[ends], strength[ends], expected[ends], stations, level=level)
+    return smooth
 
 
 def end_slack(n: int) -> float:
@@ -103,14 +122,60 @@ def end_slack(n: int) -> float:
     return min(END_SLACK, END_SLACK_SIDE * n)
 
 
+def _fit_residuals(x: np.ndarray, y: np.ndarray, *, degree: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Residuals (M,) of the points off a least-squares polynomial through them (``degree``; by default a
+    quadratic for 5 or more points, else a straight line), and their deleted residuals: how far each lies
+    off the same fit through the others."""
+    if degree is None:
+        degree = 2 if len(x) >= 5 else 1
+    xs = (x - x.mean()) / max(np.ptp(x), 1e-9)
+    v = np.vander(xs, degree + 1)
+    hat = v @ np.linalg.solve(v.T @ v, v.T)
+    resid = y - hat @ y
+    return resid, np.abs(resid) / np.clip(1.0 - np.diag(hat), 1e-6, None)
+
+
+def _outliers(x: np.ndarray, y: np.ndarray, *, tol: float) -> np.ndarray:
+    """Which of the points (M,) to leave out of a smooth fit (at most one): the one whose leaving out makes
+    the others agree best, when it lies more than ``tol`` off their fit and they agree among themselves
+    ``OUTLIER_APART`` times better than that (a point pulled away stands alone; a line that only wiggles, or
+    bends more than a quadratic allows, has several points about as far off). A quadratic through all the
+    points bends towards the one pulled away, most at an end. The one sought is, for 4 or 5 points, every
+    one in turn (a quadratic through them follows any one, and an end point's deleted residual is a mere
+    extrapolation); for more, the one lying farthest off the fit through the others (``_fit_residuals``)."""
+    out = np.zeros(len(x), bool)
+    if len(x) < 4:
+        return out
+    degree = 2 if len(x) - 1 >= 5 else 1  # of a fit through all points but one
+    _, deleted = _fit_residuals(x, y, degree=degree)
+    if deleted.max() <= tol:  # no point lies that far off the fit through the others
+        return out
+    candidates = range(len(x)) if len(x) <= 5 else [int(np.argmax(deleted))]
+    best, spread = -1, np.inf
+    for i in candidates:
+        rest = np.arange(len(x)) != i
+        resid, _ = _fit_residuals(x[rest], y[rest], degree=degree)
+        if np.abs(resid).max() < spread:
+            best, spread = i, float(np.abs(resid).max())
+    if deleted[best] > tol and spread * OUTLIER_APART < deleted[best]:
+        out[best] = True
+    return out
+
+
 def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45, slack: float = END_SLACK,
-                  lo: float = -np.inf, hi: float = np.inf) -> tuple[np.ndarray, np.ndarray]:
+                  lo: float = -np.inf, hi: float = np.inf,
+                  reference: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The outer lines' positions (L, K) checked against the spacing of the clear inner lines: at a
     station where the first (last) line lies off the regular spacing (a quadratic in the line index,
     fitted to the clear lines, as perspective allows) by more than ``slack`` of a cell -- pulled onto a
     title bar, a shadow or a fold beside the border -- it is put where the spacing says (kept within
-    ``lo``..``hi``, the window the lines were sought in: an extrapolation is no better than that)."""
+    ``lo``..``hi``, the window the lines were sought in: an extrapolation is no better than that).
+    ``reference`` (L, K): the inner lines' positions the spacing is taken from (default ``pos``; e.g. the
+    lines smoothed along their length, so one pulled off at a single station does not bend the spacing; its
+    outer lines are not used)."""
     pos, strength = pos.copy(), strength.copy()
+    ref = pos if reference is None else reference.copy()
+    ref[[0, -1]] = pos[[0, -1]]  # the outer lines are the ones checked: as followed, and as put back
     count = len(pos)
     index = np.arange(count, dtype=np.float64)
     for k in range(pos.shape[1]):
@@ -123,11 +188,11 @@ def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45,
             if clear.sum() < 2:
                 continue
             degree = 2 if clear.sum() >= 4 else 1
-            coef = np.polyfit(index[clear], pos[clear, k], degree)
+            coef = np.polyfit(index[clear], ref[clear, k], degree)
             want = np.polyval(coef, index[end])
             step = abs(np.polyval(np.polyder(coef), index[end]))
             if abs(pos[end, k] - want) > slack * step:
-                pos[end, k] = min(max(want, lo), hi)
+                pos[end, k] = ref[end, k] = min(max(want, lo), hi)
     return pos, strength
 
 
@@ -135,8 +200,14 @@ def _smooth_lines(pos: np.ndarray, strength: np.ndarray, expected: np.ndarray, s
                   *, level: float) -> np.ndarray:
     """Each line (L, K) as a quadratic through its confident stations (linear/expected when too few)."""
     out = np.empty_like(pos)
+    step = float(np.median(np.diff(stations))) if len(stations) > 1 else 1.0
     for i in range(len(pos)):
         good = strength[i] >= level
+        if good.sum() >= 4:
+            # a station pulled far off (onto a mark beside the line) bends a quadratic through them all towards
+            # it, and their residuals' median is no guide with few stations: it is found by the fit through the others
+            idx = np.flatnonzero(good)
+            good[idx[_outliers(stations[idx], pos[i, idx], tol=OUTLIER * step)]] = False
         if good.sum() >= 4:
             coef = np.polyfit(stations[good], pos[i, good], 2)
             fitted = np.polyval(coef, stations)
@@ -184,21 +255,17 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     row_strips = [cv2.blur(np.stack([m[:, e].mean(axis=1) for e in ends]), (3, 1)) for m in (fine_rows, broad)]
     col_strips = [cv2.blur(np.stack([m[e, :].mean(axis=0) for e in ends]), (3, 1)) for m in (fine_cols, broad)]
     tol = 0.3 * step
-    hy, hs = _follow_lines(row_strips, expected, tol=tol, level=CLEAR)  # horizontal lines: y at column stations
-    vx, vs = _follow_lines(col_strips, expected, tol=tol, level=CLEAR)  # vertical lines: x at row stations
-    hy = _smooth_lines(hy, hs, expected, stations, level=CLEAR)
-    vx = _smooth_lines(vx, vs, expected, stations, level=CLEAR)
+    hy = _follow_lines(row_strips, expected, stations, tol=tol, level=CLEAR)  # horizontal lines: y at column stations
+    vx = _follow_lines(col_strips, expected, stations, tol=tol, level=CLEAR)  # vertical lines: x at row stations
     # crossings: horizontal line i at x = vertical line k's x near that row (two fixed-point rounds)
-    hcoef = [np.polyfit(stations, hy[i], 2) for i in range(n + 1)]
-    vcoef = [np.polyfit(stations, vx[k], 2) for k in range(n + 1)]
-    pts = np.zeros((n + 1, n + 1, 2))
-    for i in range(n + 1):
-        for k in range(n + 1):
-            x, y = expected[k], expected[i]
-            for _ in range(3):
-                x = np.polyval(vcoef[k], y)
-                y = np.polyval(hcoef[i], x)
-            pts[i, k] = (x, y)
+    # (every crossing at once; Horner's scheme, as np.polyval)
+    hcoef = np.array([np.polyfit(stations, hy[i], 2) for i in range(n + 1)])[:, None, :]  # (n + 1, 1, 3)
+    vcoef = np.array([np.polyfit(stations, vx[k], 2) for k in range(n + 1)])[None, :, :]  # (1, n + 1, 3)
+    y = np.repeat(expected[:, None], n + 1, axis=1)
+    for _ in range(3):
+        x = (vcoef[..., 0] * y + vcoef[..., 1]) * y + vcoef[..., 2]
+        y = (hcoef[..., 0] * x + hcoef[..., 1]) * x + hcoef[..., 2]
+    pts = np.stack([x, y], axis=-1)
     back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(n + 1, n + 1, 2)
     # a line cannot be seen beyond the frame (there the warp only repeats the edge pixels): a grid running
     # up to the edge is taken to end at it

@@ -85,3 +85,51 @@ def test_an_outer_line_a_little_off_is_put_back_on_a_small_grid_only():
         strength = np.full_like(pos, 0.6)
         fixed, _ = rectify._regular_ends(pos, strength, slack=rectify.end_slack(n), lo=0.0, hi=400.0)
         assert (abs(fixed[n, 1] - expected[n]) < 0.5) == moved, n
+
+
+def _profiles(lines: np.ndarray, *, side: int, strength: float) -> np.ndarray:
+    """Profiles (K, side) across the lines of K strips: ``strength`` on a 3-pixel run at each line's position
+    ``lines`` (L, K), nothing elsewhere."""
+    out = np.zeros((lines.shape[1], side), np.float32)
+    for k in range(lines.shape[1]):
+        for at in np.round(lines[:, k]).astype(int):
+            out[k, at - 1:at + 2] = strength
+    return out
+
+
+def test_an_inner_line_pulled_off_at_one_station_does_not_bow_the_border():
+    # 8 x 8 cells of 32 px; inner line 7 is pulled 6 px onto a mark beside it at the last station (and only
+    # faintly seen elsewhere): the spacing extrapolated from that station put the border 15 px inwards there
+    n, cell, margin = 8, 32.0, 12.0
+    expected = margin + cell * np.arange(n + 1)
+    stations = margin + cell * (np.arange(n) + 0.5)
+    lines = np.repeat(expected[:, None], n, axis=1)
+    followed = lines.copy()
+    followed[7, -1] -= 6.0
+    side = int(expected[-1] + margin) + 1
+    fine = _profiles(followed, side=side, strength=0.4)
+    broad = _profiles(lines, side=side, strength=1.0)
+    smoothed = rectify._follow_lines([fine, broad], expected, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[[0, n]] - lines[[0, n]]).max() < 1.0
+
+
+def test_a_station_pulled_off_among_few_does_not_bend_the_line():
+    # a line seen clearly at 4 of 6 stations, one of them on a disc's rim 4 px off: a quadratic through the
+    # four follows it and throws the line's end 9 px away
+    stations = 16.0 + 32.0 * np.arange(6)
+    pos = np.full((1, 6), 200.0)
+    pos[0, 1] -= 4.0
+    strength = np.array([[0.4, 0.9, 0.5, 0.4, 0.5, 0.7]])
+    smoothed = rectify._smooth_lines(pos, strength, np.array([200.0]), stations, level=rectify.CLEAR)
+    assert np.abs(smoothed - 200.0).max() < 0.5
+
+
+def test_a_wiggling_line_keeps_every_station():
+    # thick and thin lines, curl: stations 1-3 px off a quadratic, two neighbours together, none alone
+    x = 30.0 + 32.0 * np.arange(9)
+    for wiggle in ([0.5, 0.4, -0.2, -0.8, -0.9, -1.0, 1.7, 1.6, -1.3], [-0.3, 0.2, 0.2, 0.2, 0.6, 1.1, -2.5, -2.2, 2.6]):
+        assert not rectify._outliers(x, 100.0 + np.array(wiggle), tol=rectify.OUTLIER * 32.0).any()
+    # ... while one station alone far off is left out
+    alone = np.zeros(9)
+    alone[8] = -5.7
+    assert list(np.flatnonzero(rectify._outliers(x, 100.0 + alone, tol=rectify.OUTLIER * 32.0))) == [8]
