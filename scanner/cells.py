@@ -112,12 +112,13 @@ def _touches_edge(mask: np.ndarray) -> bool:
 
 
 def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False,
-            retrim: float | None = None) -> list[list[CellInk]]:
+            retrim: float | None = None, halo: int = 3) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
 
     ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there);
     ``pairs``: cells may print two glyphs side by side (Sudoku 16x16 numbers 10..16); ``retrim`` (e.g.
-    ``WIDE_TRIM``): a glyph running into the trimmed-off margin is looked at again with only this trimmed.
+    ``WIDE_TRIM``): a glyph running into the trimmed-off margin is looked at again with only this trimmed;
+    ``halo``: a crop keeps the pixels within a ``halo`` x ``halo`` square of its glyph's ink (the rest white).
     """
     norm = normalise(gray, cell=cell)
     ink = norm < ink_level(norm)
@@ -144,7 +145,7 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
                     mask, (y0, x0, y1, x1) = wide, (wy0, wx0, wy1, wx1)
             if height >= DIGIT_HEIGHT - DOUBT_BAND:
                 patch = stretched[y0:y1, x0:x1].copy()
-                patch[~cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)] = 255
+                patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
                 crop = patch
             row.append(CellInk(height=height, p_filled=p_filled, crop=crop))
         out.append(row)

@@ -53,3 +53,19 @@ def test_hopeless_turns_are_the_ones_far_below_the_best_scaled_to_every_inked_ce
     assert [ruled._hopeless(fits, q) for q in range(4)] == [False, False, True, True]
     few = [(f, 10) for f, _ in fits]  # the same means over a small grid: too little at stake to drop any
     assert not any(ruled._hopeless(few, q) for q in range(4))
+
+
+def _cut_edge(crop: np.ndarray) -> np.ndarray:
+    """The kept pixels of a crop (not pure white) that touch a whited-out one: where the crop's mask cut."""
+    kept = crop < 255
+    whited = cv2.dilate((~kept).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return crop[kept & whited]
+
+
+def test_a_blurred_glyphs_crop_keeps_its_soft_edge_down_to_the_paper():
+    pic = cv2.GaussianBlur(_grid_picture(9, {(4, 4): ("3", 15)}), (9, 9), 0)  # a blurred photo's glyph
+    tight = cells.measure(pic, 9, cell=CELL, halo=3)[4][4].crop
+    wide = cells.measure(pic, 9, cell=CELL, halo=ruled.GLYPH_HALO)[4][4].crop
+    assert ((tight < 255) <= (wide < 255)).all() and (wide < 255).sum() > (tight < 255).sum()
+    # the tight mask cuts through the blur's gray; the reader's crop ends where the paper begins
+    assert np.median(_cut_edge(tight)) < 200 < np.median(_cut_edge(wide))

@@ -36,6 +36,11 @@ SAMPLE_SHARE = 6  #: ... the sample then takes at least one inked cell in SAMPLE
 #: Share of a cell trimmed off each side before looking for ink when a cell may hold two glyphs side by side
 #: (they come closer to the lines than one; ``cells.measure`` trims 0.1 by default).
 PAIR_TRIM = 0.07
+#: A crop handed to the engine keeps the pixels within this many (a square's side) of its glyph's ink
+#: (``cells.measure``'s ``halo``; 3 before): a blurred glyph keeps its soft edge, so the engine's own
+#: thresholds find its strokes -- as on the unmasked photo cells it was trained on -- rather than an edge
+#: cut where the page-wide ink level happened to fall, which moved with a pixel of mesh error.
+GLYPH_HALO = 7
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
@@ -82,7 +87,8 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("dewarp"):
         picture = dewarp_gray(loaded, mesh_small, cell=cell)
     with timer.stage("ink"):
-        opts = dict(retrim=cells_stage.WIDE_TRIM, **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
+        opts = dict(retrim=cells_stage.WIDE_TRIM, halo=GLYPH_HALO,
+                    **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
         inks = second_look(picture, cells_stage.measure(picture, n, cell=cell, **opts), cell=cell, **opts)
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
