@@ -1,6 +1,8 @@
 """The ruled-grid reader's stages (scanner.readers.ruled): a second look for pale glyphs, turns read."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -69,3 +71,15 @@ def test_a_blurred_glyphs_crop_keeps_its_soft_edge_down_to_the_paper():
     assert ((tight < 255) <= (wide < 255)).all() and (wide < 255).sum() > (tight < 255).sum()
     # the tight mask cuts through the blur's gray; the reader's crop ends where the paper begins
     assert np.median(_cut_edge(tight)) < 200 < np.median(_cut_edge(wide))
+
+
+def test_second_look_takes_a_glyph_glare_cut_to_a_piece_from_the_stretched_picture():
+    # a dewarped 9x9 of a generated photo (dev seed 20090): glare washes out the 5 at r3c3 but its lower part
+    pic = cv2.imread(str(Path(__file__).parent / "data" / "glare_fragment_9x9.png"), cv2.IMREAD_GRAYSCALE)
+    opts = dict(retrim=cells.WIDE_TRIM, halo=ruled.GLYPH_HALO)
+    first = cells.measure(pic, 9, cell=CELL, **opts)
+    assert first[2][2].crop is not None and first[2][2].height < 0.5  # a piece at the page-wide level...
+    inks = ruled.second_look(pic, first, cell=CELL, **opts)
+    assert inks[2][2].height >= ruled.FRAGMENT_GAIN * first[2][2].height  # ...the whole of it when stretched
+    kept = [(r, c) for r in range(9) for c in range(9) if inks[r][c] is first[r][c] and first[r][c].crop is not None]
+    assert len(kept) >= 20  # glyphs whole at the page-wide level keep their crops

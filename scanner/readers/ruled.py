@@ -129,17 +129,32 @@ def second_look(picture: np.ndarray, inks: list, *, cell: int, **measure_opts) -
     """``inks`` (n x n ``cells.CellInk`` measured on ``picture``) with the cells found empty looked at again
     on the picture stretched per neighbourhood (``local_contrast``): a pale glyph (glare, a lighter print, a
     faint photo) that the page-wide ink level missed is taken from there. Cells already holding ink keep
-    their crops (the stretch thickens strokes, and a 5 so thickened may read as a 6)."""
+    their crops (the stretch thickens strokes, and a 5 so thickened may read as a 6) unless the stretched
+    picture shows the glyph FRAGMENT_GAIN times taller: glare washed out part of the glyph, and the piece left at the
+    page-wide level reads confidently as another digit (a bold 8 whose upper loop is gone reads as a 9)."""
     n = len(inks)
     stretched = local_contrast(picture, cell=cell, floor_cells=SECOND_FLOOR)
     cut = round(SECOND_TRIM * cell)
-    if not any(ink.crop is None and (stretched[r * cell + cut:(r + 1) * cell - cut,
-                                               c * cell + cut:(c + 1) * cell - cut] < SECOND_DARK).any()
+    if not any((ink.crop is None or _faded(ink.crop))
+               and (stretched[r * cell + cut:(r + 1) * cell - cut, c * cell + cut:(c + 1) * cell - cut] < SECOND_DARK).any()
                for r, row in enumerate(inks) for c, ink in enumerate(row)):
-        return inks  # no empty cell shows anything dark even stretched: nothing to measure again
+        return inks  # no empty or faded cell shows anything dark even stretched: nothing to measure again
     again = cells_stage.measure(stretched, n, cell=cell, **measure_opts)
-    return [[b if a.crop is None and b.crop is not None else a for a, b in zip(row_a, row_b)]
-            for row_a, row_b in zip(inks, again)]
+    taken = [[b if b.crop is not None and (a.crop is None or b.height >= FRAGMENT_GAIN * a.height) else a
+              for a, b in zip(row_a, row_b)]
+             for row_a, row_b in zip(inks, again)]
+    return inks if all(t is a for row_t, row_a in zip(taken, inks) for t, a in zip(row_t, row_a)) else taken
+
+
+#: a glyph whose stretched measure is this many times taller (its longer extent) is taken from the stretched
+#: picture: the page-wide level kept a piece of it (a thicker stroke alone does not make a glyph taller)
+FRAGMENT_GAIN = 1.3
+
+
+def _faded(crop: np.ndarray) -> bool:
+    """Whether a glyph crop holds washed-out gray beside its ink (pixels between ink and paper outnumbering a
+    third of the ink): glare or a pale print may have cut the glyph to a piece."""
+    return np.count_nonzero((crop >= 128) & (crop < 220)) > np.count_nonzero(crop < 128) / 3
 
 
 def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None) -> list:
