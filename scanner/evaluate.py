@@ -11,8 +11,9 @@ Ground truth beside each image ``NAME.jpg`` (or .png ...):
 
 Printed per kind and overall: images; puzzles; grids found (a read quad whose
 corners are all within ``--tolerance`` (5 %) of the grid side from the true
-ones; where the truth has no corners, a record of the right kind and size); cells read correctly (empty read as empty counts, a missed grid counts
-every cell wrong); relation signs read correctly (of the true signs, plus the
+ones; where the truth has no corners, a record of the right kind and size);
+cells read correctly (empty read as empty counts, a missed grid counts every
+cell wrong); relation signs read correctly (of the true signs, plus the
 number of spurious ones); puzzles read exactly (every given and sign right, and
 the status not ``unreadable``); puzzles solved correctly;
 WRONG answers (a ``solved`` status whose solution differs from the truth, or

@@ -50,14 +50,13 @@ class Orientation:
     """``turn``: quarter turns (0..3) the page is turned clockwise in the image (1: the tops of the letters
     point right), None when the text does not tell surely; ``agree``: share of the text running the chosen
     way; ``z``: up / down evidence, (votes for - votes against) / sqrt(lines); ``lines``: text lines measured;
-    ``leaning``: the turn the evidence points to, sure or not; ``line_z``: the whole text lines' evidence
+    ``line_z``: the whole text lines' evidence
     (``text_lines``, ``line_score``) when the tiles alone did not decide, else 0."""
 
     turn: int | None
     agree: float
     z: float
     lines: int
-    leaning: int = 0
     line_z: float = 0.0
 
     @property
@@ -249,16 +248,21 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     lines = int(count[axis])
     agree = float(along[axis] / max(along.sum(), 1e-9))
     z = float(votes[axis] / np.sqrt(lines)) if lines else 0.0
-    turn = (0 if z > 0 else 2) if axis == 0 else (1 if z > 0 else 3)
     sure = lines >= MIN_LINES and agree >= MIN_AGREE and abs(z) >= MIN_Z
     if sure or agree < MIN_AGREE:
-        return Orientation(turn if sure else None, round(agree, 3), round(z, 2), lines, turn)
+        return Orientation(_turn_of(axis, z) if sure else None, round(agree, 3), round(z, 2), lines)
     # the tiles alone cannot tell: read whole text lines along the same direction too
     scores = [line_score(p) for p in text_lines(mask if axis == 0 else np.rot90(mask, k=1), cell=cell, n=n)]
     line_z = float(np.sum(scores) / np.sqrt(len(scores))) if scores else 0.0
     joint = float((z + line_z) / np.sqrt(2.0))
     contradicts = np.sign(z) != np.sign(line_z) and abs(z) >= CONTRADICT_Z
     sure = lines + len(scores) >= MIN_LINES and abs(joint) >= MIN_JOINT_Z and not contradicts
-    turn = (0 if joint > 0 else 2) if axis == 0 else (1 if joint > 0 else 3)
-    return Orientation(turn if sure else None, round(agree, 3), round(joint, 2), lines, turn, round(line_z, 2))
+    return Orientation(_turn_of(axis, joint) if sure else None, round(agree, 3), round(joint, 2), lines,
+                       round(line_z, 2))
+
+
+def _turn_of(axis: int, z: float) -> int:
+    """Quarter turns the page is turned clockwise, for text running along ``axis`` (0: rows) whose tops
+    point up-or-left (``z`` > 0) or down-or-right."""
+    return (0 if z > 0 else 2) if axis == 0 else (1 if z > 0 else 3)
 

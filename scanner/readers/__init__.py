@@ -91,7 +91,7 @@ class GridReading:
     glyphs: dict = field(default_factory=dict)
     boxes: Optional[np.ndarray] = None  #: (n, n, 4, 2) full-res quads to draw each upright cell's label in, when the printed boxes are not the mesh's cells (Futoshiki boxes with gaps); None = the mesh's cells
     turn_known: bool = True
-    filled: Optional[np.ndarray] = None  #: (n, n) how sure the ink is that each cell holds a mark (optional)  #: how this print shows a label when drawing, e.g. {"1": "black circle"} (``overlay.SHAPES``)
+    filled: Optional[np.ndarray] = None  #: (n, n) how sure the ink is that each cell holds a mark (optional)
 
     @property
     def size(self) -> int:

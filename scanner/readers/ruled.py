@@ -224,6 +224,11 @@ def orientations(inks, engine, *, alphabet: str, values: tuple, sure: float = -0
     return [(q, cands if q == 0 else read_cells(_turn(inks, q), engine, **opts)) for q in keep]
 
 
+def spread(items: list, count: int) -> list:
+    """Up to ``count`` of ``items``, evenly spread over them (the first and the last among them)."""
+    return [items[i] for i in np.linspace(0, len(items) - 1, min(count, len(items))).round().astype(int)]
+
+
 def _hopeless(fits: list[tuple[float, int]], q: int) -> bool:
     """Whether the turn ``q`` reads so much worse on the sample (``_sample_fits``) than the best turn that,
     scaled to every inked cell, its likelihood falls more than ``HOPELESS`` below the best's: then no
@@ -244,7 +249,7 @@ def _sample_fits(inks, engine, *, sample: int = TURN_SAMPLE, share: int = 0, **o
     if not inked:
         return [(0.0, 0)] * 4
     sample = max(sample, len(inked) // share) if share else sample
-    chosen = [inked[i] for i in np.linspace(0, len(inked) - 1, min(sample, len(inked))).round().astype(int)]
+    chosen = spread(inked, sample)
     reader = opts["crops_reader"] or engine_read
     fits = []
     for q in (0, 1, 2, 3):

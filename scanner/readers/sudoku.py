@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .. import circles
-from .ruled import engine_read, read_ruled
+from .ruled import engine_read, read_ruled, spread
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  #: box shape (rows, cols) per size
 ALPHABET = "123456789ABCDEFG"  #: printed labels of the values 1..16 (16x16 grids print A..G for 10..16)
@@ -79,7 +79,7 @@ def looks_binary(engine, crops: list, *, sample: int = BINARY_SAMPLE, share: flo
     (``_is_circle``: no digit or letter fills its bounding ellipse so)."""
     if len(crops) < 6:
         return False
-    chosen = [crops[i] for i in np.linspace(0, len(crops) - 1, min(sample, len(crops))).round().astype(int)]
+    chosen = spread(crops, sample)
     need = share * len(chosen)
     if sum(_is_circle(c) for c in chosen) >= need:
         return True

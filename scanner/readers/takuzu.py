@@ -256,8 +256,8 @@ class TakuzuReader:
                 turn_known = quarter is not None
                 chosen = [(0.0, quarter or 0, _turned(cands, quarter or 0))]
             else:
-                if RETRIM is not None:  # digits: a glyph running into the trimmed-off margin is looked at again
-                    inks = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
+                # digits: a glyph running into the trimmed-off margin is looked at again
+                inks = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
                 readings = read_digits(inks, engine)
                 if not readings:
                     return []  # other digits than 0 and 1: not a Takuzu
