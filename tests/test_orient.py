@@ -14,13 +14,18 @@ N = 8  #: cells of the grid
 CELL = 40  #: page pixels per cell
 
 
+def _blank_page():
+    """A blank page (PIL image and its drawing context) with room for the grid and 6 cells of margin."""
+    img = Image.new("L", (2 * 6 * CELL + N * CELL,) * 2, 245)
+    return img, ImageDraw.Draw(img)
+
+
 def _page(*, with_text: bool = True, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """(page (H, W) uint8 with a ruled N x N grid in its middle and columns of text around it, grid corners
     (4, 2) (x, y) clockwise from top-left)."""
     rng = np.random.default_rng(seed)
-    w = h = 2 * 6 * CELL + N * CELL
-    img = Image.new("L", (w, h), 245)
-    draw = ImageDraw.Draw(img)
+    img, draw = _blank_page()
+    w, h = img.size
     x0 = y0 = 6 * CELL
     side = N * CELL
     if with_text:
@@ -37,11 +42,16 @@ def _page(*, with_text: bool = True, seed: int = 3) -> tuple[np.ndarray, np.ndar
                 if not (x0 - 10 < cx + col_w and cx < x0 + side + 10 and y0 - 20 < y < y0 + side + 10):
                     draw.text((cx, y), line, font=font, fill=20)
                 y += 17
+    return np.asarray(img), _draw_grid(draw, x0, y0)
+
+
+def _draw_grid(draw, x0: int, y0: int) -> np.ndarray:
+    """Rule an N x N grid with its top-left corner at (x0, y0); its corners (4, 2) (x, y), clockwise."""
+    side = N * CELL
     for i in range(N + 1):
         draw.line([(x0 + i * CELL, y0), (x0 + i * CELL, y0 + side)], fill=20, width=2)
         draw.line([(x0, y0 + i * CELL), (x0 + side, y0 + i * CELL)], fill=20, width=2)
-    quad = np.float64([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
-    return np.asarray(img), quad
+    return np.float64([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
 
 
 def _turned(page: np.ndarray, quad: np.ndarray, turn: int) -> tuple[np.ndarray, np.ndarray]:
@@ -93,9 +103,7 @@ def _instructions(*, seed: int, lines: int = 5) -> tuple[np.ndarray, np.ndarray]
     """(page (H, W) uint8 with a ruled N x N grid and nothing but a few lines of instructions just above it
     (where a puzzle's own text stands), grid corners (4, 2) (x, y) clockwise from top-left)."""
     rng = np.random.default_rng(seed)
-    w = h = 2 * 6 * CELL + N * CELL
-    img = Image.new("L", (w, h), 245)
-    draw = ImageDraw.Draw(img)
+    img, draw = _blank_page()
     x0 = y0 = 6 * CELL
     side = N * CELL
     try:
@@ -107,11 +115,7 @@ def _instructions(*, seed: int, lines: int = 5) -> tuple[np.ndarray, np.ndarray]
     for line in wrapped:
         draw.text((x0, y), line, font=font, fill=20)
         y += 17
-    for i in range(N + 1):
-        draw.line([(x0 + i * CELL, y0), (x0 + i * CELL, y0 + side)], fill=20, width=2)
-        draw.line([(x0, y0 + i * CELL), (x0 + side, y0 + i * CELL)], fill=20, width=2)
-    quad = np.float64([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
-    return np.asarray(img), quad
+    return np.asarray(img), _draw_grid(draw, x0, y0)
 
 
 @pytest.mark.parametrize("turn", [0, 1, 2, 3])
