@@ -36,6 +36,8 @@ class Candidate:
     score: float
     area: float
     lines: tuple = field(default=(), repr=False)  #: (row profile, col profile) of the rectified check image
+    #: its lines showed evenly spaced in one direction only, and bent in the other (``_bent_count``)
+    bent: bool = False
 
 
 def gray_of(image: np.ndarray) -> np.ndarray:
@@ -212,6 +214,11 @@ def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float]
 
 def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, float, tuple]:
     """Rectify ``quad`` of ``gray`` and count its ruled lines: ``(n, score, (rows, cols))``; n = 0 when it is no grid."""
+    return _check(gray, quad, sizes=sizes)[:3]
+
+
+def _check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, float, tuple, bool]:
+    """``check``, and whether the lines were found only bent (``_bent_count``): ``(n, score, (rows, cols), bent)``."""
     margin = CHECK_MARGIN * CHECK_SIDE
     square = rectify_square(gray, quad, side=CHECK_SIDE, margin=margin)
     mask = ink_mask(square, block=(CHECK_SIDE // 16) | 1, offset=6)
@@ -220,9 +227,10 @@ def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, floa
     n, score = count_cells(rows, cols, span=span, sizes=sizes)
     if n == 0:  # thin lines blurred or shrunk to faint ones in the detection copy (a 16x16 grid's)
         n, score = count_cells(rows, cols, span=span, sizes=sizes, level=WEAK_LEVEL)
-    if n == 0:  # curled paper: one family of lines bends off the even positions (the other stays straight)
+    bent = n == 0
+    if bent:  # curled paper: one family of lines bends off the even positions (the other stays straight)
         n, score = _bent_count(mask, rows, cols, span=span, sizes=sizes)
-    return n, score, (rows, cols)
+    return n, score, (rows, cols), bent
 
 
 BENT_BANDS = 4  #: bands a rectified grid is cut into across its lines for following bent lines
@@ -622,14 +630,14 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         host = [k for k in kept if _inside(quad, k.quad)]
         if any(area < INNER_SHARE * k.area for k in host):
             continue
-        n, score, lines = check(gray, quad, sizes=sizes)
+        n, score, lines, bent = _check(gray, quad, sizes=sizes)
         if n and any(quad is c for c in clusters) and not _ends_clean(gray, quad, n):
             n = 0  # a cluster of cells may be part of a grid (its faint lines merged the other cells)
         if n == 0:
             if not host:
                 rejected.append(quad)
             continue
-        _keep(kept, Candidate(quad=quad, size=n, score=score, area=area, lines=lines))
+        _keep(kept, Candidate(quad=quad, size=n, score=score, area=area, lines=lines, bent=bent))
     # an outline with no grid of its own may hold one with a title or a text frame, or be a grid's cells
     # missing a row: the evenly spaced lattices in and around it are checked like outlines
     searched = 0
@@ -655,9 +663,10 @@ def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes
             continue
         if any(_shared(inner, k.quad) > 0.2 for k in kept):
             continue  # puzzles do not overlap: a lattice partly on a found grid is that grid shifted
-        n, score, lines = check(gray, inner, sizes=sizes)
+        n, score, lines, bent = _check(gray, inner, sizes=sizes)
         if n and score >= SEARCH_SCORE and (best is None or score > best.score) and _ends_clean(gray, inner, n):
-            best = Candidate(quad=inner, size=n, score=score, area=float(cv2.contourArea(inner)), lines=lines)
+            best = Candidate(quad=inner, size=n, score=score, area=float(cv2.contourArea(inner)), lines=lines,
+                             bent=bent)
     if best is not None:  # of the lattices confirmed, the one whose lines show most clearly (a lattice taking in
         _keep(kept, best)  # a title bar's edge or the page's as one more line shows them less clearly)
     return best is not None
@@ -675,13 +684,24 @@ def _ends_clean(gray: np.ndarray, quad: np.ndarray, n: int) -> bool:
 def _keep(kept: list[Candidate], cand: Candidate) -> None:
     """Add a confirmed ``cand`` to ``kept``: of two candidates for one grid (overlapping, or one inside the
     other and large beside it) the one whose lines fall where its cells say wins by a clear margin, else the
-    one already kept stays; confirmed candidates lying inside a new larger one (its boxes) go."""
+    one already kept stays; confirmed candidates lying inside a new larger one (its boxes) go.
+
+    Of two outlines of one grid of the same size, one whose lines show evenly spaced both ways wins over one
+    whose lines were found only bent (``_bent_count``), whatever their scores: the bent one's score is
+    measured at the lines it followed, so an outline a row's half off at one side (a border lost along a
+    title bar, a curled corner) scores as well as the true one, which the even spacing confirms."""
     twin = next((i for i, k in enumerate(kept)
                  if overlap(cand.quad, k.quad) >= 0.7 or _inside(cand.quad, k.quad) or _inside(k.quad, cand.quad)),
                 None)
     if twin is None:
         kept[:] = [k for k in kept if not _inside(k.quad, cand.quad)] + [cand]
-    elif cand.score > kept[twin].score + 0.1:
+        return
+    other = kept[twin]
+    if other.size == cand.size and other.bent != cand.bent:
+        better = other.bent  # the straight one wins
+    else:
+        better = cand.score > other.score + 0.1
+    if better:
         kept[twin] = cand
         kept[:] = [k for i, k in enumerate(kept) if i == twin or not _inside(k.quad, cand.quad)]
 

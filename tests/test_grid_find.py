@@ -165,3 +165,23 @@ def test_faint_marks_midway_make_no_grid_of_twice_the_size():
     assert grid_find.count_cells(rows, rows, span=(40.0, 40.0 + 22 * 18))[0] == 9
     rows[40 + 22 * np.arange(1, 19, 2)] = 0.95  # as strong as the others: they are lines
     assert grid_find.count_cells(rows, rows, span=(40.0, 40.0 + 22 * 18))[0] == 18
+
+
+def test_an_outline_whose_lines_show_evenly_wins_over_a_bent_twin_of_the_same_size():
+    # a bent count scores its lines where it followed them: an outline half a row off at one corner can score
+    # higher than the true outline, whose even spacing confirms it (a 20 x 20 grid's border along a title bar)
+    true = np.array([[100, 100], [540, 100], [540, 540], [100, 540]], np.float32)
+    off = true.copy()
+    off[3, 1] -= 11  # a bottom corner half a cell high
+    straight = grid_find.Candidate(quad=true, size=20, score=0.58, area=440.0 ** 2)
+    bent = grid_find.Candidate(quad=off, size=20, score=0.70, area=430.0 * 440, bent=True)
+    for order in ((straight, bent), (bent, straight)):
+        kept: list = []
+        for cand in order:
+            grid_find._keep(kept, cand)
+        assert [k.quad is true for k in kept] == [True]
+    # of another size the bent one still needs only the clearer lines (curled paper: the even count misled)
+    other = grid_find.Candidate(quad=true, size=10, score=0.5, area=440.0 ** 2)
+    kept = [other]
+    grid_find._keep(kept, bent)
+    assert kept == [bent]
