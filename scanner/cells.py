@@ -76,6 +76,8 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
     (a "1" lying on its side) measure as they would upright. ``pairs``: a glyph may have a partner beside it
     (two-digit numbers), kept too although it lies off the centre."""
     size = ink.shape[0]
+    if not ink.any():  # plain paper (most empty cells): no component to weigh
+        return np.zeros_like(ink, dtype=bool), 0.0
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     keep = np.zeros(count, bool)
     band = max(1, round(EDGE_BAND * size))

@@ -191,11 +191,14 @@ def _reduction(size: tuple[int, int] | None, long_side: int) -> int:
 _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
-def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LONG_SIDE) -> Loaded:
+def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LONG_SIDE,
+         prefetch: bool = False) -> Loaded:
     """Read ``path`` (raises ``InputError`` with a one-line message) and make the detection copy.
 
     A large JPEG is decoded at 1/2, 1/4 or 1/8 size for detection (libjpeg scales while decoding, much
-    cheaper than a full decode); the full picture is decoded only when asked for (``Loaded.image``).
+    cheaper than a full decode); the full picture is decoded only when asked for (``Loaded.image``), or,
+    with ``prefetch``, in the background from the start (``Loaded.prefetch``: beside the reduced decoding,
+    so it is done sooner, before the reader first needs it).
     """
     try:
         data = Path(path).read_bytes()
@@ -212,13 +215,17 @@ def load(path: Path, *, max_pixels: int = MAX_PIXELS, long_side: int = DETECT_LO
         image = decode(data, name=name, max_pixels=max_pixels)
         small, scale = downscale(image, long_side=long_side)
         return Loaded(data, small, scale, name=name, max_pixels=max_pixels, image=image)
+    loaded = Loaded(data, np.zeros((0, 0, 3), np.uint8), 1.0, name=name, max_pixels=max_pixels)
+    if prefetch:
+        loaded.prefetch()
     reduced = decode(data, name=name, max_pixels=max_pixels, flags=_REDUCED[k])
     w, h = size
     if (reduced.shape[0] > reduced.shape[1]) != (h > w):  # EXIF turned it by a quarter
         w, h = h, w
     scale = reduced.shape[1] / w
-    small, extra = downscale(reduced, long_side=long_side)
-    return Loaded(data, small, scale * extra, name=name, max_pixels=max_pixels)
+    loaded.small, extra = downscale(reduced, long_side=long_side)
+    loaded.scale = scale * extra
+    return loaded
 
 
 def from_array(image: np.ndarray, *, name: str = "image", long_side: int = DETECT_LONG_SIDE,

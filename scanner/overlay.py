@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 import cv2
@@ -140,6 +141,67 @@ def overlay_path(source: Path, out_dir: Path | None) -> Path:
     return folder / f"{Path(source).stem}.solved.jpg"
 
 
+#: Encode a picture of at least this many pixels in two halves at once (``encode_jpeg``); 0 = never.
+SPLIT_PIXELS = 2_000_000
+
+
+def _segments(data: bytes) -> tuple[int, int, int]:
+    """In a baseline JPEG ``data``: the offset of its SOF0 segment's marker, where the entropy-coded scan
+    starts (after the SOS header), and the largest sampling factors (h, v) of its components."""
+    i, sof, hv = 2, -1, (1, 1)
+    while i + 4 <= len(data) and data[i] == 0xFF:
+        marker = data[i + 1]
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        if marker == 0xC0:
+            sof = i
+            count = data[i + 9]
+            factors = [data[i + 11 + 3 * k] for k in range(count)]
+            hv = (max(f >> 4 for f in factors), max(f & 15 for f in factors))
+        elif marker in (0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            return -1, -1, hv  # not baseline: not split
+        if marker == 0xDA:
+            return sof, i + 2 + length, hv
+        i += 2 + length
+    return -1, -1, hv
+
+
+def encode_jpeg(image: np.ndarray, *, quality: int = 90, split: bool = True) -> bytes:
+    """``image`` (H, W, 3) uint8 encoded as a JPEG file. A large picture (``SPLIT_PIXELS``; ``split``) is
+    encoded as its top and bottom halves at once, in two threads, and the halves joined into one file:
+    both are encoded with a restart marker after every row of MCUs (the entropy coding starts afresh
+    there), the top one ending at a row of MCUs that is a multiple of 8 (the restart markers count 0..7),
+    so its scan followed by the marker of its last row and the bottom one's scan is the whole picture's
+    scan -- the same bytes as one encoding with those restarts, decoding to the same pixels as without."""
+    params = [cv2.IMWRITE_JPEG_QUALITY, quality]
+    h, w = image.shape[:2]
+    if not split or h * w < SPLIT_PIXELS or image.ndim != 3:
+        ok, buf = cv2.imencode(".jpg", image, params)
+        return buf.tobytes() if ok else b""
+    mcu = 16  # rows and columns of a 4:2:0 MCU (checked below against the encoded file)
+    rows = max(1, int(round(h / 2 / (8 * mcu)))) * 8 * mcu
+    restart = params + [cv2.IMWRITE_JPEG_RST_INTERVAL, -(-w // mcu)]
+    if rows >= h:
+        ok, buf = cv2.imencode(".jpg", image, params)
+        return buf.tobytes() if ok else b""
+    bottom: list = []
+    thread = threading.Thread(target=lambda: bottom.append(cv2.imencode(".jpg", image[rows:], restart)))
+    thread.start()
+    ok_top, top = cv2.imencode(".jpg", image[:rows], restart)
+    thread.join()
+    ok_bottom, low = bottom[0] if bottom else (False, None)
+    top_b, low_b = (top.tobytes(), low.tobytes()) if ok_top and ok_bottom else (b"", b"")
+    sof, scan, hv = _segments(top_b)
+    sof_low, scan_low, _ = _segments(low_b)
+    same_head = (sof >= 0 and scan_low == scan and sof_low == sof and hv == (2, 2)
+                 and top_b[:sof + 5] == low_b[:sof + 5] and top_b[sof + 7:scan] == low_b[sof + 7:scan]
+                 and top_b.endswith(b"\xff\xd9") and low_b.endswith(b"\xff\xd9"))
+    if not same_head:  # another subsampling or header than assumed: encode whole
+        ok, buf = cv2.imencode(".jpg", image, params)
+        return buf.tobytes() if ok else b""
+    head = top_b[:sof + 5] + h.to_bytes(2, "big") + top_b[sof + 7:scan]
+    return head + top_b[scan:-2] + b"\xff\xd7" + low_b[scan:]
+
+
 def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, quality: int = 90) -> Path:
     """Encode ``image`` (H, W, 3) as JPEG to ``target`` via a temporary file and a rename.
 
@@ -149,14 +211,16 @@ def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, q
     if source is not None and (target.resolve() == Path(source).resolve()
                                or (target.exists() and os.path.samefile(target, source))):
         raise InputError(f"{target}: refusing to overwrite the input photo")
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
+    from . import load  # one page per process (batch workers): no second thread
+
+    data = encode_jpeg(image, quality=quality, split=load.BACKGROUND_DECODE)
+    if not data:
         raise InputError(f"{target}: could not encode the overlay")
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(buf.tobytes())
+            fh.write(data)
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -137,9 +137,8 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
     start = time.perf_counter()
     timer = Timer()
     with timer.stage("load"):
-        loaded = load_stage.load(path)
-        if draw:
-            loaded.prefetch()  # the full picture decodes in the background while the grid is found and read
+        # with an overlay to draw, the full picture decodes in the background while the grid is found and read
+        loaded = load_stage.load(path, prefetch=draw)
     return _scan_loaded(loaded, chosen, source=str(path), overlay_to=overlay.overlay_path(path, out_dir),
                         input_path=path, debug_dir=debug_dir, engine=engine, draw=draw, solve=solve,
                         max_grids=max_grids, reader=reader, timer=timer, start=start)
@@ -199,6 +198,8 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
         raise NoPuzzleError(f"{source}: no puzzle grid found in the image")
     with timer.stage("engine"):
         engine_obj = reader or get_engine(engine)
+        if hasattr(engine_obj, "forget"):
+            engine_obj.forget()  # what it kept of the last photo's cells (a new photo shares none)
     kept, skipped = [], []
     for cand in candidates:
         if len(kept) >= max_grids:

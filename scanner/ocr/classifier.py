@@ -31,6 +31,10 @@ MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "digits.npz"
 LETTER_MODEL_PATH = MODEL_PATH.with_name("letters.npz")
 #: Probability of "empty" for a cell holding no mark at all.
 BLANK_EMPTY = 0.995
+#: Normalised glyphs an engine keeps for cells read again (``ClassifierEngine.glyph``; ~6 KB each; a photo's
+#: readers make a few hundred, and ``scanner.photo`` has them forgotten before each photo); all are dropped when
+#: this many are kept.
+GLYPHS_KEPT = 2048
 
 
 @lru_cache(maxsize=4)
@@ -53,6 +57,25 @@ class ClassifierEngine:
         self.model = model if model is not None else load_model(Path(model_path) if model_path else MODEL_PATH)
         self._letter_model = letter_model
         self._letter_path = Path(letter_model_path) if letter_model_path else LETTER_MODEL_PATH
+        self._glyphs: dict = {}  #: normalised glyphs of the cells read lately (``glyph``)
+
+    def glyph(self, cell: np.ndarray):
+        """``glyph.normalise`` of ``cell``, kept for the next read of the same pixels: a photo's readers
+        read many cells more than once (a sample to choose the turns and the binary screen's sample, then the
+        whole grid). Keyed by the cell's shape, type and bytes, so the glyph is the one
+        ``normalise`` would give (the features still depend on the batch: ``features.grid_reference``)."""
+        cell = np.asarray(cell)
+        key = (cell.shape, cell.dtype.str, cell.tobytes())
+        found = self._glyphs.get(key)
+        if found is None:
+            if len(self._glyphs) >= GLYPHS_KEPT:
+                self._glyphs.clear()
+            found = self._glyphs[key] = normalise(cell)
+        return found
+
+    def forget(self) -> None:
+        """Drop the kept glyphs (``glyph``): a new photo's cells are not the last one's."""
+        self._glyphs.clear()
 
     def model_for(self, alphabet: str) -> MLP:
         """The digit model, or the letter model when ``alphabet`` holds a symbol only the latter knows."""
@@ -66,7 +89,7 @@ class ClassifierEngine:
         """(N x C probabilities over ``model.classes`` (default the digit model), N blank flags) for one grid's
         cells."""
         model = model or self.model
-        glyphs = [normalise(np.asarray(c)) for c in cells]
+        glyphs = [self.glyph(c) for c in cells]
         blank = np.array([g.blank for g in glyphs], bool)
         probs = np.zeros((len(cells), len(model.classes)), np.float64)
         if len(cells):

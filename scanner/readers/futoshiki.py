@@ -26,7 +26,7 @@ from .. import boxes_find, rectify, signs
 from .. import cells as cells_stage
 from ..grid_find import gray_of, ink_mask, same_quad
 from ..rectify import Mesh
-from . import GridReading
+from . import GridReading, ruled
 from .ruled import _turn, dewarp_gray, sharpen, ENGINE_TEMPERATURE
 
 SIZES = tuple(range(4, 10))
@@ -46,6 +46,8 @@ MESH_STRAY = 0.25  #: a followed lattice line further than this share of a cell 
 LINE_SEEN = 0.25  #: a lattice line is seen at a row/column of cells where this share of its strip is line ink
 MIN_LINES_SEEN = 0.6  #: a ruled candidate whose lines are seen at fewer of their crossings is not read
 MIN_SIGNS = 1.0  #: a grid whose expected number of signs is below this is not read as a Futoshiki
+#: ... nor one whose signs, read on another reader's dewarped picture of it, number under this (``plainly_unsigned``)
+SCREEN_SIGNS = 0.3
 
 _found: list = [None, []]  #: (the detection copy searched last, its box grids): ``find`` -> ``accepts``/``read``
 
@@ -362,6 +364,20 @@ def inner_lattice(small: np.ndarray, quad: np.ndarray):
     return n, inner
 
 
+def plainly_unsigned(loaded, candidate) -> bool:
+    """Whether the ruled grid ``candidate`` plainly holds no inequality signs, judged on the picture another
+    reader already dewarped it to (``ruled.picture_key``: the Sudoku reader reads grids of 4, 6 and 9 cells
+    first): its signs read there (``signs.read_signs`` on the cells as they are, every line a border) are
+    expected to number under ``SCREEN_SIGNS``. False when no such picture is at hand. Saves fitting the
+    lattice, dewarping the full picture and reading its signs only to find none (``MIN_SIGNS``)."""
+    got = loaded.memo.get(ruled.picture_key(candidate))
+    if got is None:
+        return False
+    picture, cell = got
+    read = signs.read_signs(picture, candidate.size, pitch=cell, box=1.0)
+    return sum(1.0 - dict(opts)[None] for _, opts in read.values()) < SCREEN_SIGNS
+
+
 class FutoshikiReader:
     kind = "futoshiki"
 
@@ -376,6 +392,10 @@ class FutoshikiReader:
         small, scale = loaded.small, loaded.scale
         grid = _box_grid(candidate, small)
         n, quad = (grid.n, None) if grid is not None else (candidate.size, candidate.quad)
+        if grid is None and n in SIZES:
+            with timer.stage("signs"):
+                if plainly_unsigned(loaded, candidate):
+                    return []
         if grid is None and n not in SIZES:
             with timer.stage("frame"):
                 inner = inner_lattice(small, quad)

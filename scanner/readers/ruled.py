@@ -71,6 +71,12 @@ def fitted_mesh(loaded, cand) -> rectify.Mesh:
     return loaded.memo[key]
 
 
+def picture_key(cand) -> tuple:
+    """``loaded.memo`` key of the dewarped gray picture ``(picture, cell)`` ``read_ruled`` read candidate
+    ``cand`` from (on ``fitted_mesh``): another reader of the same grid may look at it (never change it)."""
+    return ("ruled_picture", cand.quad.tobytes(), cand.size)
+
+
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
                cell: int = READ_CELL, crops_reader=None, pairs: bool = False) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
@@ -86,6 +92,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
         mesh_small = fitted_mesh(loaded, cand)
     with timer.stage("dewarp"):
         picture = dewarp_gray(loaded, mesh_small, cell=cell)
+        loaded.memo[picture_key(cand)] = (picture, cell)
     with timer.stage("ink"):
         opts = dict(retrim=cells_stage.WIDE_TRIM, halo=GLYPH_HALO,
                     **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))

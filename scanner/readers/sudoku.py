@@ -84,8 +84,10 @@ def looks_binary(engine, crops: list, *, sample: int = BINARY_SAMPLE, share: flo
     if sum(_is_circle(c) for c in chosen) >= need:
         return True
     for turned in (chosen, [np.ascontiguousarray(np.rot90(c)) for c in chosen]):
-        single = [_split(c)[1] < 0.5 for c in turned]
         tops = [reading[0] for reading in engine_read(engine, turned, alphabet="0123456789")]
+        if sum(label in "01" for label, _ in tops) < need:
+            continue  # too few 0s and 1s whatever their shapes (the pair test is the costly part)
+        single = [_split(c)[1] < 0.5 for c in turned]
         binary = [ok and label in "01" for ok, (label, p) in zip(single, tops)]
         zeros = sum(ok and label == "0" and p > 0.5 for ok, (label, p) in zip(single, tops))
         if sum(binary) >= need and zeros >= 0.2 * len(chosen):

@@ -1,0 +1,100 @@
+"""Shortcuts that spare work without changing a reading: the Futoshiki reader's sign screen, the classifier's
+kept glyphs, the split JPEG encoding of the overlay."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner import load, overlay, photo
+from scanner.ocr import get_engine
+from scanner.ocr import classifier as classifier_module
+from scanner.readers import futoshiki, ruled
+from scanner.synth import render
+
+
+def _print_path(tmp_path, kind: str, *, seed: int, size: int, style: dict | None = None):
+    img, rec, _ = render(kind, seed=seed, size=size, mode="print", two=False, style=style)
+    path = tmp_path / f"{kind}_{size}.png"
+    cv2.imwrite(str(path), cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
+    return path, rec["puzzles"][0]
+
+
+def _memo_of_read(path, monkeypatch) -> list:
+    """The ``Loaded.memo`` of every photo the reader loads while reading ``path`` (kind auto)."""
+    seen = []
+    original = load.load
+
+    def keep(*args, **kwargs):
+        loaded = original(*args, **kwargs)
+        seen.append(loaded)
+        return loaded
+    monkeypatch.setattr(load, "load", keep)
+    records = photo.scan_photo(path, draw=False)
+    return records, seen
+
+
+def test_a_sudoku_print_is_plainly_unsigned_and_read_as_before(tmp_path, monkeypatch):
+    path, truth = _print_path(tmp_path, "sudoku", seed=11, size=9)
+    records, [loaded] = _memo_of_read(path, monkeypatch)
+    assert records[0]["kind"] == "sudoku" and records[0]["givens"] == truth["givens"]
+    pictures = [k for k in loaded.memo if k[0] == "ruled_picture"]
+    assert pictures, "the Sudoku reader leaves its dewarped picture for the other readers"
+
+    class Cand:  # the candidate the picture was read from, as the screen looks it up
+        quad = np.frombuffer(pictures[0][1], np.float32).reshape(4, 2)
+        size = pictures[0][2]
+    assert futoshiki.plainly_unsigned(loaded, Cand())
+    # no picture at hand: nothing is judged
+    assert not futoshiki.plainly_unsigned(load.from_array(np.full((64, 64, 3), 255, np.uint8)), Cand())
+
+
+def test_a_lattice_futoshiki_the_sudoku_reader_also_takes_is_not_screened_out(tmp_path, monkeypatch):
+    path, truth = _print_path(tmp_path, "futoshiki", seed=3, size=6, style={"layout": "lattice", "signs": "glyph",
+                                                                              "shaded_givens": False})
+    records, [loaded] = _memo_of_read(path, monkeypatch)
+    assert any(k[0] == "ruled_picture" and k[2] == 6 for k in loaded.memo)  # the Sudoku reader looked first
+    assert records[0]["kind"] == "futoshiki" and records[0]["givens"] == truth["givens"]
+    assert records[0]["status"] == "solved" and records[0]["solution"] == truth["solution"]
+
+
+def test_kept_glyphs_read_as_fresh_ones(monkeypatch):
+    rng = np.random.default_rng(5)
+    cells = [np.full((40, 40), 220, np.uint8) for _ in range(6)]
+    for i, cell in enumerate(cells):
+        cv2.putText(cell, str(i + 1), (10, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 30, 3)
+        cell[:] = np.clip(cell + rng.normal(0, 4, cell.shape), 0, 255).astype(np.uint8)
+    engine = get_engine("classifier")
+    first = engine.read(cells, alphabet="123456789")
+    calls = []
+    original = classifier_module.normalise
+    monkeypatch.setattr(classifier_module, "normalise", lambda c: calls.append(1) or original(c))
+    again = engine.read(cells[::-1], alphabet="123456789")  # the same cells (kept), in another order
+    assert not calls
+    assert again[::-1] == first
+    fresh = classifier_module.ClassifierEngine(model=engine.model).read(cells, alphabet="123456789")
+    assert fresh == first and len(calls) == len(cells)
+
+
+@pytest.mark.parametrize("shape", [(1000, 2500), (1601, 1299), (2048, 1536)])
+def test_a_split_encoding_decodes_to_the_pixels_of_one_encoding(shape):
+    rng = np.random.default_rng(1)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (*shape, 3), dtype=np.uint8), (0, 0), 3)
+    cv2.putText(image, "r3c5", (40, shape[0] // 2), cv2.FONT_HERSHEY_SIMPLEX, 6, (30, 30, 220), 12)
+    data = overlay.encode_jpeg(image, quality=90)
+    ok, whole = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert np.array_equal(decoded, cv2.imdecode(whole, cv2.IMREAD_COLOR))
+    ok, restarts = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_RST_INTERVAL,
+                                                -(-shape[1] // 16)])
+    assert data == restarts.tobytes()  # the two halves' scans joined are the whole picture's scan
+
+
+def test_a_small_picture_is_encoded_whole():
+    image = np.full((300, 400, 3), 200, np.uint8)
+    ok, whole = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert overlay.encode_jpeg(image, quality=90) == whole.tobytes()
+    big = np.full((1600, 1300, 3), 200, np.uint8)
+    ok, whole = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert overlay.encode_jpeg(big, quality=90, split=False) == whole.tobytes()
