@@ -57,7 +57,11 @@ class Truth:
     puzzles: list[dict]
 
     @property
-    def kind(self) -> str:
+    #: the fields of each record kept in the per-image JSON Lines (enough to see why a puzzle was missed)
+READ_FIELDS = ("kind", "size", "status", "reason", "givens", "relations", "quad", "turn", "turn_known")
+
+
+def kind(self) -> str:
         return self.puzzles[0]["kind"]
 
 
@@ -263,7 +267,7 @@ def _evaluate_one(job: tuple) -> dict:
     return {
         "image": str(truth.image), "kind": truth.kind, "seconds": round(seconds, 4), "error": error,
         "scores": per_kind,
-        "read": [{k: r.get(k) for k in ("kind", "size", "status", "givens", "relations", "quad")} for r in records or []],
+        "read": [{k: r.get(k) for k in READ_FIELDS} for r in records or []],
     }
 
 
