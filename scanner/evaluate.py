@@ -57,12 +57,12 @@ class Truth:
     puzzles: list[dict]
 
     @property
-    #: the fields of each record kept in the per-image JSON Lines (enough to see why a puzzle was missed)
-READ_FIELDS = ("kind", "size", "status", "reason", "givens", "relations", "quad", "turn", "turn_known")
-
-
-def kind(self) -> str:
+    def kind(self) -> str:
         return self.puzzles[0]["kind"]
+
+
+#: the fields of each record kept in the per-image JSON Lines (enough to see why a puzzle was missed)
+READ_FIELDS = ("kind", "size", "status", "reason", "givens", "relations", "quad", "turn", "turn_known")
 
 
 def _read_outlines(folder: Path) -> dict[str, list[list[float]]]:
