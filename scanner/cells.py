@@ -48,7 +48,11 @@ def normalise(gray: np.ndarray, *, cell: int) -> np.ndarray:
 def ink_level(norm: np.ndarray) -> float:
     """The brightness (share of paper) below which a pixel of ``norm`` (H, W) counts as ink: part way from the
     paper (1) to the darkest print (the ruled lines and digits, a low percentile)."""
-    dark = float(np.percentile(norm, 1.5))
+    return _level_below(float(np.percentile(norm, 1.5)))
+
+
+def _level_below(dark: float) -> float:
+    """``ink_level`` of a picture whose darkest print (the 1.5th percentile) is ``dark``."""
     return 1.0 - INK_SHARE * max(1.0 - dark, 0.15)
 
 
@@ -123,8 +127,8 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
     ``halo``: a crop keeps the pixels within a ``halo`` x ``halo`` square of its glyph's ink (the rest white).
     """
     norm = normalise(gray, cell=cell)
-    ink = norm < ink_level(norm)
     dark = float(np.percentile(norm, 1.5))
+    ink = norm < _level_below(dark)  # ink_level(norm)
     stretched = (np.clip((norm - dark) / max(1.0 - dark, 0.1), 0.0, 1.0) * 255).astype(np.uint8)
     cut = max(1, round(trim * cell))
     wide_cut = max(1, round(retrim * cell)) if retrim is not None else cut

@@ -7,7 +7,8 @@ photos, median / p90 / max milliseconds, and the median of each stage (``timings
 record: load, find, mesh, read, revise, overlay, encode ...).
 
 Cold start: ``scan-solve --json`` run as a new process on ``--cold`` of the photos, twice each; wall
-seconds median and max (imports, model loading and the first OpenCV calls included).
+seconds median and max (imports, model loading and the first OpenCV calls included; modules compiled, as
+installed, by an untimed first run).
 
 The photos: the images given, or by default ``--pages`` synthetic newspaper pages of each kind
 (``scanner.synth``, seeds 0.., enlarged to 12 megapixels and JPEG-encoded, cached in ``--cache``).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -59,15 +61,22 @@ def measure_in_process(photos: list[Path], *, repeat: int, out: Path) -> list[di
 
 
 def measure_cold(photos: list[Path], *, out: Path) -> list[float]:
-    """Wall seconds of ``scan-solve --json`` as a new process, twice on each of ``photos``."""
-    walls = []
-    for _ in range(2):
-        for path in photos:
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "scanner", "--json", "--out", str(out), str(path)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-            walls.append(time.perf_counter() - start)
-    return walls
+    """Wall seconds of ``scan-solve --json`` as a new process, twice on each of ``photos``.
+
+    The processes may write their bytecode (``PYTHONDONTWRITEBYTECODE`` is dropped from their environment)
+    and one untimed run comes first, as an installed package has its modules compiled: a development
+    environment that forbids writing bytecode would otherwise time compiling every module edited since."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def run(path: Path) -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "scanner", "--json", "--out", str(out), str(path)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env)
+        return time.perf_counter() - start
+
+    if photos:
+        run(photos[0])
+    return [run(path) for _ in range(2) for path in photos]
 
 
 def format_rows(rows: list[dict]) -> str:

@@ -98,3 +98,14 @@ def test_a_small_picture_is_encoded_whole():
     big = np.full((1600, 1300, 3), 200, np.uint8)
     ok, whole = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert overlay.encode_jpeg(big, quality=90, split=False) == whole.tobytes()
+
+
+def test_a_glyph_quantile_is_the_order_statistic_np_partition_gives():
+    from scanner.ocr.glyph import _quantile
+
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        a = np.maximum(rng.normal(0.0, 0.3, (48, 40)).astype(np.float32), 0.0)  # mostly exact zeros, as ink is
+        for q in (0.5, 0.997, 0.0, 1.0):
+            k = min(a.size - 1, int(q * (a.size - 1) + 0.5))
+            assert _quantile(a, q) == float(np.partition(a.ravel(), k)[k])

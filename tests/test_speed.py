@@ -20,3 +20,12 @@ def test_table_has_a_row_per_kind_and_size_and_every_stage():
 def test_cached_page_names_keep_the_sudoku_name():
     assert bench.page_name(3) == "page_0003.jpg"
     assert bench.page_name(3, "takuzu") == "takuzu_0003.jpg"
+
+
+def test_cold_runs_may_write_bytecode_and_start_after_an_untimed_run(monkeypatch, tmp_path):
+    calls = []
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(speed.subprocess, "run", lambda args, **kw: calls.append((args, kw["env"])))
+    walls = speed.measure_cold([tmp_path / "a.jpg", tmp_path / "b.jpg"], out=tmp_path)
+    assert len(walls) == 4 and len(calls) == 5  # one untimed, then twice each
+    assert all("PYTHONDONTWRITEBYTECODE" not in env for _, env in calls)

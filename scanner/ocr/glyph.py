@@ -47,10 +47,11 @@ def _ink(cell: np.ndarray) -> np.ndarray:
 
 
 def _quantile(a: np.ndarray, q: float) -> float:
-    """The ``q`` quantile of ``a`` by selection (no interpolation; faster than np.percentile)."""
+    """The ``q`` quantile of ``a``: its k-th smallest value, k = q * (size - 1) rounded (no interpolation).
+    Taken from a sort: a glyph's ink is mostly exact zeros, on which ``np.partition`` is ten times slower."""
     flat = a.ravel()
     k = min(len(flat) - 1, int(q * (len(flat) - 1) + 0.5))
-    return float(np.partition(flat, k)[k])
+    return float(np.sort(flat)[k])
 
 
 def _noise(ink: np.ndarray) -> float:
