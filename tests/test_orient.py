@@ -73,7 +73,9 @@ def test_every_quarter_turn_is_told(turn):
     image, corners = _turned(page, quad, turn)
     found = orient.page_turn(image, corners, N)
     assert found.turn == turn, found
+    assert found.axis == turn % 2  # text along the rows (0, 180) or the columns (90, 270)
     assert found.lines >= orient.MIN_LINES
+    assert orient.likely_turn(found) == turn  # a sure turn is the likeliest
 
 
 def test_a_page_without_text_is_not_decided():
@@ -148,3 +150,29 @@ def test_whole_lines_are_found_and_score_up_and_down():
     scores = [orient.line_score(p) for p in profiles]
     assert sum(scores) > 0
     assert [orient.line_score(p[::-1]) for p in profiles] == pytest.approx([-s for s in scores])
+
+
+def _unsure(*, axis: int, z: float, agree: float = 1.0, lines: int = 30) -> orient.Orientation:
+    return orient.Orientation(None, agree, z, lines, axis=axis)
+
+
+def test_a_guess_leaves_the_photo_upright_unless_the_evidence_clearly_outweighs_that():
+    """Undecided text gives a best guess: upside down or sideways only on evidence past the GUESS_* bounds
+    (most photos are taken upright), the side and the sign of z choosing among the turns."""
+    z, side = orient.GUESS_Z, orient.GUESS_SIDE_Z
+    assert orient.likely_turn(_unsure(axis=0, z=-(z + 0.1))) == 2
+    assert orient.likely_turn(_unsure(axis=0, z=-(z - 0.1))) == 0
+    assert orient.likely_turn(_unsure(axis=0, z=z + 0.1)) == 0
+    assert orient.likely_turn(_unsure(axis=1, z=side + 0.1)) == 1  # tops pointing right
+    assert orient.likely_turn(_unsure(axis=1, z=-(side + 0.1))) == 3
+    assert orient.likely_turn(_unsure(axis=1, z=side - 0.1)) == 0
+    assert orient.likely_turn(_unsure(axis=1, z=side + 1, agree=orient.GUESS_SIDE_AGREE - 0.05)) == 0
+    assert orient.likely_turn(_unsure(axis=1, z=side + 1, lines=orient.GUESS_SIDE_LINES - 1)) == 0
+    assert orient.likely_turn(orient.Orientation(None, 0.0, 0.0, 0)) == 0  # no text at all
+    split = orient.Orientation(None, 1.0, -(z + 1), 30, line_z=-(z + 4), axis=0, contradicted=True)
+    assert orient.likely_turn(split) == 0  # tiles and whole lines point opposite ways
+
+
+def test_a_page_without_text_is_guessed_upright():
+    page, quad = _page(with_text=False)
+    assert orient.likely_turn(orient.page_turn(page, quad, N)) == 0

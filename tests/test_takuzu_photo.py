@@ -143,7 +143,8 @@ def test_a_reading_that_is_the_same_upside_down_is_told():
 @pytest.mark.parametrize("seed", [14, 15])  # a page whose text tells the turn, and one whose text does not
 def test_a_turned_circle_print_never_claims_a_wrong_turn(tmp_path, seed):
     """Circles look alike every way up: the record either gives the page's turn (the text tells it) and the
-    puzzle as printed, or says the turn is unknown and gives the puzzle as seen in the photo."""
+    puzzle as printed, or says the turn is unknown and gives the puzzle as seen in the photo (or as the text's
+    weak evidence has it, ``orient.likely_turn``: upside down)."""
     path = write_sample(tmp_path, f"takuzu_{seed}", "takuzu", seed=seed, size=8, mode="photo", turn=180, two=False,
                         style={"symbols": CIRCLES}, long_side=1400)
     rec = scan_photo(path, kind="takuzu", out_dir=tmp_path)[0]
@@ -151,6 +152,8 @@ def test_a_turned_circle_print_never_claims_a_wrong_turn(tmp_path, seed):
     assert rec["status"] == "solved"
     if rec["turn_known"]:
         assert rec["turn"] == 180 and rec["givens"] == truth["givens"]
+    elif rec["turn"] == 180:  # a guess
+        assert rec["givens"] == truth["givens"]
     else:
         assert rec["turn"] == 0
         assert rec["givens"] == [row[::-1] for row in truth["givens"][::-1]]

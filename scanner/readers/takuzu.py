@@ -251,10 +251,14 @@ class TakuzuReader:
                                             circles.disc_probability(float(discs[r, c])))
                           for c, (ink, m) in enumerate(zip(ir, mr))] for r, (ir, mr) in enumerate(zip(inks, marks))]
                 # circles look alike every way up: the page's text tells the turn, or it stays unknown and the
-                # grid is given as seen (drawn right in the photo either way)
-                quarter = page_quarter(page_orientation(loaded, mesh_small, n, timer=timer))
+                # grid is given as seen -- or as the text's weak evidence has it when that clearly outweighs the
+                # odds of an upright photo (``orient.likely_turn``); drawn right in the photo either way
+                found = page_orientation(loaded, mesh_small, n, timer=timer)
+                quarter = page_quarter(found)
                 turn_known = quarter is not None
-                chosen = [(0.0, quarter or 0, _turned(cands, quarter or 0))]
+                if quarter is None:
+                    quarter = (-orient.likely_turn(found)) % 4
+                chosen = [(0.0, quarter, _turned(cands, quarter))]
             else:
                 # digits: a glyph running into the trimmed-off margin is looked at again
                 inks = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
