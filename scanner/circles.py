@@ -105,10 +105,15 @@ def mark(crop: np.ndarray, dark: np.ndarray) -> Mark | None:
 
 RING_REACH = (0.2, 0.45)  #: radii (shares of a cell) a circle's ring is looked for at about a cell's centre
 RING_MIDDLE = 0.12  #: radius (share of a cell) of a cell's middle, paper inside a white circle
-#: ring contrast (``ring_contrast``) at which a cell is even odds a white circle, and the logistic scale: on 255
-#: generated circle grids (seeds 7000.., 10000.., 50000.., 700000..) empty cells reach 0.16 (99.9 % below 0.10),
-#: white circles the ink measure missed (thin, faint, or wider than the trimmed cell) 0.31..0.40
-RING_CONTRAST, RING_SCALE = 0.26, 0.02
+#: a cell is even odds a white circle when its ring stands out this many spreads above the grid's paper cells
+#: (``ring_probabilities``: its ring contrast against the paper cells' median, over their robust spread), and the
+#: logistic scale. On 160 generated circle grids (tk dev, dev16/18/20, takuzu dev / big, synth300; misfound grids
+#: left out) empty cells reach 7.5 (99.99 % below 6.2), white circles the ink measure missed (thin, faint, in
+#: glare, or wider than the trimmed cell) 11.0 and up. An absolute contrast could not tell them apart: thick or
+#: blurred ruled lines darken every cell's outer radii (a blurred 20 x 20 print's empty cells 0.11..0.17, its white
+#: circles 0.20..0.24, where the threshold was 0.26)
+RING_SPREADS, RING_SPREAD_SCALE = 9.5, 1.2
+RING_SPREAD_FLOOR = 0.005  #: least spread of the paper cells' ring contrast (a clean print's is near 0)
 DISC_CORE, DISC_OUTSIDE = 0.2, 0.42  #: a black disc's core and the paper outside it (radii, shares of a cell)
 #: disc contrast (``disc_contrast``) at even odds of a black circle, and the scale: on the same grids empty cells
 #: reach 0.075 (shading darkens core and outside alike), white circles 0.12, black discs the ink measure missed
@@ -148,9 +153,21 @@ def disc_contrast(profiles: np.ndarray, *, cell: int) -> np.ndarray:
     return core - profiles[:, :, int(DISC_OUTSIDE * cell):].mean(axis=2)
 
 
-def ring_probability(contrast: float) -> float:
-    """Probability that a cell whose ring contrast (``ring_contrast``) is ``contrast`` holds a white circle."""
-    return min(max(_sigmoid((contrast - RING_CONTRAST) / RING_SCALE), 1e-4), 1.0 - 1e-4)
+def ring_probabilities(profiles: np.ndarray, paper: np.ndarray, *, cell: int) -> np.ndarray:
+    """(n, n) probability that each cell holds a white circle, from its ring about the centre
+    (``centre_profiles`` (n, n, R)) measured against the cells ``paper`` ((n, n) bool: those the ink measure
+    found empty, nearly all of them paper): their median profile is taken off every cell's (the ruled lines'
+    blur and the print's grain darken all cells alike at some radii), and a ring contrast (``ring_contrast``)
+    counts in spreads above theirs (median, robust spread) -- ``RING_SPREADS`` at even odds."""
+    n = profiles.shape[0]
+    if paper.sum() < n:  # hardly any empty cell: the grid as a whole is the background
+        paper = np.ones((n, n), bool)
+    base = np.median(profiles[paper], axis=0)  # (R,)
+    contrast = ring_contrast(profiles - base[None, None, :], cell=cell)
+    typical = float(np.median(contrast[paper]))
+    spread = max(1.4826 * float(np.median(np.abs(contrast[paper] - typical))), RING_SPREAD_FLOOR)
+    z = np.clip(((contrast - typical) / spread - RING_SPREADS) / RING_SPREAD_SCALE, -40.0, 40.0)
+    return np.clip(1.0 / (1.0 + np.exp(-z)), 1e-4, 1.0 - 1e-4)
 
 
 def disc_probability(contrast: float) -> float:

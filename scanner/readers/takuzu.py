@@ -27,7 +27,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise
 from . import GridReading
-from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast
+from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast, second_look
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -84,15 +84,19 @@ def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
 RETRIM = cells_stage.WIDE_TRIM
 
 
-def digit_candidates(ink: cells_stage.CellInk, reading) -> list:
+def digit_candidates(ink: cells_stage.CellInk, reading, *, faint: bool = False) -> list:
     """A cell's candidates [(0 | 1 | None, p), ...] best first from its ink and the engine's reading over
-    0..9 and "." (None when the engine did not look at it)."""
+    0..9 and "." (None when the engine did not look at it). ``faint``: the cell's ink was found only on the
+    picture stretched per neighbourhood (``ruled.second_look``), where the grain of a dark shadow can make a
+    blob: what the engine reads there as neither 0 nor 1 counts as nothing."""
     if reading is None:
         return [(None, 1.0)]
     p = dict(reading)
     filled = ink.p_filled
-    scores = {0: filled * p.get("0", 0.0), 1: filled * p.get("1", 0.0),
-              None: (1.0 - filled) + filled * p.get(".", 0.0)}
+    nothing = p.get(".", 0.0)
+    if faint:
+        nothing = max(0.0, 1.0 - p.get("0", 0.0) - p.get("1", 0.0))
+    scores = {0: filled * p.get("0", 0.0), 1: filled * p.get("1", 0.0), None: (1.0 - filled) + filled * nothing}
     # the mass on 2..9 is not renormalised away: a grid of other digits is a poor Takuzu
     return sorted(((v, max(s, 1e-6)) for v, s in scores.items()), key=lambda t: -t[1])
 
@@ -101,7 +105,7 @@ def circle_candidates(ink: cells_stage.CellInk, m: circles.Mark | None, ring: fl
                       disc: float = 0.0) -> list:
     """A cell's candidates from its ink and its mark's shape: black circle 1, white circle 0; ``ring`` / ``disc``:
     the probability that a ring / a disc about the cell's centre is a white / black circle
-    (``circles.ring_probability``, ``disc_probability``), which wins when the ink saw less (a thin or faint
+    (``circles.ring_probabilities``, ``disc_probability``), which wins when the ink saw less (a thin or faint
     ring, or one wider than the trimmed cell, broken into arcs; a disc printed grey or in shadow)."""
     if ink.crop is None or m is None:
         filled, black = 0.0, 0.0
@@ -133,33 +137,37 @@ TURN_SCREEN = 1.5
 NOT_BINARY = -3.0
 
 
-def read_digits(inks, engine) -> list[tuple[float, int, list]]:
+def read_digits(inks, engine, *, faint: np.ndarray | None = None) -> list[tuple[float, int, list]]:
     """[(log-likelihood, quarter, candidates), ...] best first: the cells read in the quarter turns (the photo
     turned ``quarter`` x 90 degrees clockwise) that a sample of ``TURN_SAMPLE`` inked cells, read in all four,
     does not rule out (``TURN_SCREEN``): a 1 or a 0 lying on its side reads as no digit at all. Empty when a
-    full sample reads as 0s and 1s in no turn (``NOT_BINARY``): the grid is no Takuzu."""
+    full sample reads as 0s and 1s in no turn (``NOT_BINARY``): the grid is no Takuzu. ``faint`` (n, n) bool:
+    the cells inked only on a second look (``digit_candidates``)."""
     n = len(inks)
-    inked = [r * n + c for r in range(n) for c in range(n) if inks[r][c].crop is not None]
+    faint = np.zeros((n, n), bool) if faint is None else faint
+    inked = [r * n + c for r in range(n) for c in range(n) if inks[r][c].crop is not None and not faint[r, c]]
     sample = {inked[int(i)] for i in np.linspace(0, len(inked) - 1, min(TURN_SAMPLE, len(inked)))} if inked else set()
     turns = []
     for quarter in range(4):
         grid = inks if quarter == 0 else _turn(inks, quarter)
+        weak = np.rot90(faint, k=-quarter)
         where = np.rot90(np.arange(n * n).reshape(n, n), k=-quarter)  # the photo's cell at each turned place
         todo = [(r, c) for r in range(n) for c in range(n) if grid[r][c].crop is not None]
         first = [rc for rc in todo if where[rc] in sample]
         got = dict(zip(first, engine_read(engine, [grid[r][c].crop for r, c in first], alphabet=DIGITS) if first else []))
-        probe = [math.log(max(digit_candidates(grid[r][c], got[(r, c)])[0][1], 1e-12)) for r, c in first]
-        turns.append((float(np.mean(probe)) if probe else 0.0, quarter, grid, todo, got))
+        probe = [math.log(max(digit_candidates(grid[r][c], got[(r, c)], faint=weak[r, c])[0][1], 1e-12))
+                 for r, c in first]
+        turns.append((float(np.mean(probe)) if probe else 0.0, quarter, grid, todo, got, weak))
     best = max(t[0] for t in turns)
     if len(sample) >= TURN_SAMPLE and best < NOT_BINARY:
         return []  # no turn reads as 0s and 1s: the digits of some other puzzle (a 16 x 16 Sudoku's 1..16, A..G)
     out = []
-    for probe, quarter, grid, todo, got in turns:
+    for probe, quarter, grid, todo, got, weak in turns:
         if probe < best - TURN_SCREEN:
             continue
         rest = [rc for rc in todo if rc not in got]
         got.update(zip(rest, engine_read(engine, [grid[r][c].crop for r, c in rest], alphabet=DIGITS) if rest else []))
-        cands = [[digit_candidates(grid[r][c], got.get((r, c))) for c in range(n)] for r in range(n)]
+        cands = [[digit_candidates(grid[r][c], got.get((r, c)), faint=weak[r, c]) for c in range(n)] for r in range(n)]
         out.append((_log_likelihood(cands), quarter, cands))
     return sorted(out, key=lambda t: -t[0])
 
@@ -245,9 +253,10 @@ class TakuzuReader:
             if circles.is_circle_grid([m for row in marks for m in row]):
                 glyphs = GLYPHS_CIRCLES
                 profiles = circles.centre_profiles(dark, n, cell=READ_CELL)
-                rings = circles.ring_contrast(profiles, cell=READ_CELL)
+                paper = np.array([[ink.p_filled < 0.5 for ink in row] for row in inks])
+                rings = circles.ring_probabilities(profiles, paper, cell=READ_CELL)
                 discs = circles.disc_contrast(profiles, cell=READ_CELL)
-                cands = [[circle_candidates(ink, m, circles.ring_probability(float(rings[r, c])),
+                cands = [[circle_candidates(ink, m, float(rings[r, c]),
                                             circles.disc_probability(float(discs[r, c])))
                           for c, (ink, m) in enumerate(zip(ir, mr))] for r, (ir, mr) in enumerate(zip(inks, marks))]
                 # circles look alike every way up: the page's text tells the turn, or it stays unknown and the
@@ -260,9 +269,14 @@ class TakuzuReader:
                     quarter = (-orient.likely_turn(found)) % 4
                 chosen = [(0.0, quarter, _turned(cands, quarter))]
             else:
-                # digits: a glyph running into the trimmed-off margin is looked at again
-                inks = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
-                readings = read_digits(inks, engine)
+                # digits: a glyph running into the trimmed-off margin is looked at again, and so is an empty
+                # cell on the picture stretched over 2 cells (``ruled.second_look``): a digit in shadow or
+                # glare, paler than the grid's darkest print, falls short of the page-wide ink level
+                first = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
+                inks = second_look(picture, first, cell=READ_CELL, retrim=RETRIM)
+                faint = np.array([[a.crop is None and b.crop is not None for a, b in zip(ra, rb)]
+                                  for ra, rb in zip(first, inks)])
+                readings = read_digits(inks, engine, faint=faint)
                 if not readings:
                     return []  # other digits than 0 and 1: not a Takuzu
                 page = None
