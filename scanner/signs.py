@@ -14,6 +14,7 @@ style (font glyph, drawn chevron, V or caret), weight or size.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -71,6 +72,16 @@ def window(ink: np.ndarray, a, b, *, pitch: int, box: float) -> np.ndarray:
     return ink[cy - half_t:cy + half_t + 1, cx - half_s:cx + half_s + 1].T
 
 
+@functools.lru_cache(maxsize=16)
+def _line_columns(t_len: int, pitch: int, box: float) -> np.ndarray:
+    """(T,) bool: the columns of a window ``t_len`` long where the mesh puts a ruled line (``_sign_mask``).
+    Shared: never change it."""
+    centre = (t_len - 1) / 2.0
+    t = np.arange(t_len)
+    where = [centre] if box >= 0.95 else [centre - (1.0 - box) / 2 * pitch, centre + (1.0 - box) / 2 * pitch]
+    return np.min([np.abs(t - e) for e in where], axis=0) <= LINE_NEAR * pitch
+
+
 def _sign_mask(win: np.ndarray, *, pitch: int, box: float) -> np.ndarray:
     """(S, T) bool: the ink of the sign in a window (S, T) bool from ``window``, ruled lines and digits left out.
 
@@ -81,15 +92,13 @@ def _sign_mask(win: np.ndarray, *, pitch: int, box: float) -> np.ndarray:
     lattice = box >= 0.95
     # ruled lines across the window (the lattice border, box edges) where the mesh puts them; elsewhere a
     # digit's stroke may cover as much of a column
-    centre = (t_len - 1) / 2.0
-    t = np.arange(t_len)
-    where = [centre] if lattice else [centre - (1.0 - box) / 2 * pitch, centre + (1.0 - box) / 2 * pitch]
-    expected = np.min([np.abs(t - e) for e in where], axis=0) <= LINE_NEAR * pitch
-    lines = (w.mean(axis=0) >= LINE_COVER) & expected
+    lines = (w.mean(axis=0) >= LINE_COVER) & _line_columns(t_len, pitch, box)
     if lines.any():
         reach = 2 * max(1, round(0.02 * pitch)) + 1
         lines = cv2.dilate(lines.astype(np.uint8)[None, :], np.ones((1, reach), np.uint8))[0].astype(bool)
         w[:, lines] = False
+    if not w.any():
+        return w  # nothing but the lines: no sign
     count, labels, stats, cents = cv2.connectedComponentsWithStats(w.astype(np.uint8), connectivity=8)
     core = np.zeros(count, bool)
     usable = np.zeros(count, bool)
