@@ -3,7 +3,8 @@
 In-process: every photo is read ``--repeat`` times by ``scanner.photo.scan_photo`` (overlay drawn and
 encoded, as the CLI does) in this one warm process, after one warm-up read; a photo's time is the best of
 its repeats (the machine may be shared: the best is the least disturbed). Printed per kind and size:
-photos, median / p90 / max milliseconds, and the median of each stage (``timings`` of the ``--json``
+photos, median / p90 / max milliseconds, the median CPU time of the reading thread (its best of the
+repeats; the background decoding and encoding threads not counted), and the median of each stage (``timings`` of the ``--json``
 record: load, find, mesh, read, revise, overlay, encode ...).
 
 Cold start: ``scan-solve --json`` run as a new process on ``--cold`` of the photos, twice each; wall
@@ -41,22 +42,22 @@ def measure_in_process(photos: list[Path], *, repeat: int, out: Path) -> list[di
     from scanner import photo
     from solver.errors import ScanSolveError
 
-    def read(path: Path) -> tuple[float, list[dict]]:
-        start = time.perf_counter()
+    def read(path: Path) -> tuple[float, float, list[dict]]:
+        start, cpu = time.perf_counter(), time.thread_time()
         try:
             records = photo.scan_photo(path, out_dir=out)
         except ScanSolveError:
             records = []
-        return time.perf_counter() - start, records
+        return time.perf_counter() - start, time.thread_time() - cpu, records
 
     read(photos[0])  # warm-up: imports, models, first OpenCV calls
     rows = []
     for path in photos:
-        best = min((read(path) for _ in range(repeat)), key=lambda t: t[0])
-        seconds, records = best
+        runs = [read(path) for _ in range(repeat)]
+        seconds, _, records = min(runs, key=lambda t: t[0])
         first = records[0] if records else {}
         rows.append({"photo": str(path), "kind": first.get("kind", "none"), "size": first.get("size", 0),
-                     "seconds": seconds, "timings": first.get("timings", {})})
+                     "seconds": seconds, "cpu": min(t[1] for t in runs), "timings": first.get("timings", {})})
     return rows
 
 
@@ -87,19 +88,22 @@ def format_rows(rows: list[dict]) -> str:
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["kind"], row["size"]), []).append(row)
-    head = ["kind", "size", "photos", "median", "p90", "max"] + stages
+    head = ["kind", "size", "photos", "median", "p90", "max", "cpu"] + stages
     lines = [head]
     for (kind, size), group in sorted(groups.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
         secs = [r["seconds"] for r in group]
+        cpu = [r["cpu"] for r in group if "cpu" in r]
         line = [kind, f"{size}x{size}" if size else "-", str(len(group)),
-                f"{_ms(secs, 0.5):.0f}", f"{_ms(secs, 0.9):.0f}", f"{_ms(secs, 1.0):.0f}"]
+                f"{_ms(secs, 0.5):.0f}", f"{_ms(secs, 0.9):.0f}", f"{_ms(secs, 1.0):.0f}",
+                f"{_ms(cpu, 0.5):.0f}" if cpu else "-"]
         for s in stages:
             vals = [r["timings"][s] for r in group if s in r["timings"]]
             line.append(f"{1000 * statistics.median(vals):.0f}" if vals else "-")
         lines.append(line)
     secs = [r["seconds"] for r in rows]
+    cpu = [r["cpu"] for r in rows if "cpu" in r]
     lines.append(["all", "", str(len(rows)), f"{_ms(secs, 0.5):.0f}", f"{_ms(secs, 0.9):.0f}",
-                  f"{_ms(secs, 1.0):.0f}"] + [""] * len(stages))
+                  f"{_ms(secs, 1.0):.0f}", f"{_ms(cpu, 0.5):.0f}" if cpu else "-"] + [""] * len(stages))
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(line, widths)) for line in lines)
 
@@ -121,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         rows = measure_in_process(photos, repeat=args.repeat, out=Path(tmp))
         cold = measure_cold(photos[:: max(1, len(photos) // max(args.cold, 1))][: args.cold], out=Path(tmp))
-    print(f"in-process, best of {args.repeat}, milliseconds (stages: median of each over the photos)")
+    print(f"in-process, best of {args.repeat}, milliseconds (cpu: median of the reading thread's own CPU time, "
+          f"steadier than the wall time on a shared machine; stages: median of each over the photos)")
     print(format_rows(rows))
     if cold:
         print(f"cold start (scan-solve --json as a new process), {len(cold)} runs: "
