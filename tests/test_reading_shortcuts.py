@@ -109,3 +109,15 @@ def test_a_glyph_quantile_is_the_order_statistic_np_partition_gives():
         for q in (0.5, 0.997, 0.0, 1.0):
             k = min(a.size - 1, int(q * (a.size - 1) + 0.5))
             assert _quantile(a, q) == float(np.partition(a.ravel(), k)[k])
+
+
+def test_closing_8_bit_pixels_gives_the_values_closing_their_float_copy_gives():
+    from scanner import cells
+
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (120, 90), dtype=np.uint8), (0, 0), 2)
+    for k in (3, 25, 73):
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+        as_float = cv2.morphologyEx(image.astype(np.float32), cv2.MORPH_CLOSE, kernel)
+        assert np.array_equal(cells.closing(image, k).astype(np.float32), as_float)
+        assert np.array_equal(cells.closing(image.astype(np.float64), k), as_float)  # other types: as float32
