@@ -255,7 +255,11 @@ class TakuzuReader:
                 profiles = circles.centre_profiles(dark, n, cell=READ_CELL)
                 paper = np.array([[ink.p_filled < 0.5 for ink in row] for row in inks])
                 rings = circles.ring_probabilities(profiles, paper, cell=READ_CELL)
-                discs = circles.disc_contrast(profiles, cell=READ_CELL)
+                # a disc washed out by glare stands out on the picture stretched per neighbourhood, which it
+                # darkens to the lines' black: the darker of the two readings of each cell's core counts
+                glare = circles.centre_profiles(1.0 - stretched.astype(np.float32) / 255.0, n, cell=READ_CELL)
+                discs = np.maximum(circles.disc_contrast(profiles, cell=READ_CELL),
+                                   circles.disc_contrast(glare, cell=READ_CELL))
                 cands = [[circle_candidates(ink, m, float(rings[r, c]),
                                             circles.disc_probability(float(discs[r, c])))
                           for c, (ink, m) in enumerate(zip(ir, mr))] for r, (ir, mr) in enumerate(zip(inks, marks))]
