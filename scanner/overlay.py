@@ -202,6 +202,13 @@ def encode_jpeg(image: np.ndarray, *, quality: int = 90, split: bool = True) -> 
     return head + top_b[scan:-2] + b"\xff\xd7" + low_b[scan:]
 
 
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, quality: int = 90) -> Path:
     """Encode ``image`` (H, W, 3) as JPEG to ``target`` via a temporary file and a rename.
 
@@ -221,6 +228,7 @@ def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, q
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+            os.fchmod(fh.fileno(), 0o666 & ~_umask())  # as open() would make it (mkstemp's is private: 0600)
         os.replace(tmp, target)
     except BaseException:
         try:

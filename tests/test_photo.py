@@ -1,6 +1,8 @@
 """The photo pipeline on rendered grids: grid finding, cell count, overlay safety, bad inputs, revision."""
 from __future__ import annotations
 
+import os
+import stat
 import struct
 import zlib
 from pathlib import Path
@@ -130,6 +132,17 @@ def test_overlay_never_overwrites_the_input(tmp_path):
         overlay.write_jpeg(np.zeros((64, 64, 3), np.uint8), src, source=src)
     assert src.read_bytes() == before
     assert overlay.overlay_path(src, None).name == "a.solved.jpg"
+
+
+def test_overlay_file_gets_the_usual_permissions(tmp_path):
+    """The overlay is written through a private temporary file, but lands readable as any new file would."""
+    old = os.umask(0o022)
+    try:
+        out = overlay.write_jpeg(np.zeros((64, 64, 3), np.uint8), tmp_path / "a.solved.jpg")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
 def _png_header(width: int, height: int) -> bytes:
