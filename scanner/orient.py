@@ -47,14 +47,20 @@ CONTRADICT_Z = 1.0  #: a tile z this strong against the lines' direction vetoes 
 #: 5 times, so a guess leaves the photo's orientation only on evidence that clearly outweighs that. Text along
 #: the rows read upside down at (joint) z <= -GUESS_Z; text along the columns (a page turned sideways) when at
 #: least GUESS_SIDE_AGREE of GUESS_SIDE_LINES lines or more run that way and |z| >= GUESS_SIDE_Z (a misjudged
-#: line direction reads mostly noise as up / down). Set on 354 circle pages (seeds 850000.. with turns forced,
-#: and the dev sets' natural mix) and checked on 184 more (seeds 851000.. forced, 7000..9999 natural): of the 121
-#: pages the text left undecided, 12 guessed right, none upright guessed turned (a wrong guess of a turned page
-#: costs nothing: it stays turned).
+#: line direction reads mostly noise as up / down). With the GUESS_MARGIN reading below, on 538 circle grids
+#: (seeds 850000.. and 851000.. with turns forced, the dev sets' natural mix, 7000..9999): of the 121 the text
+#: left undecided 20 guessed right, 0 upright guessed turned, 2 turned guessed the other wrong way (a wrong guess
+#: of a turned page costs nothing: it stays turned); on 158 fresh natural ones (seeds 853000..), 3 right of 37, 0
+#: upright guessed turned.
 GUESS_Z = 2.5
 GUESS_SIDE_Z = 2.0
 GUESS_SIDE_AGREE = 0.9
 GUESS_SIDE_LINES = 10
+#: The same guess read along the direction whose joint evidence (``Orientation.evidence``) is the stronger by
+#: GUESS_MARGIN: sideways at |z| >= GUESS_CROSS_Z (short stacks of letters beside the grid, a sideways column's
+#: lines cut by the photo's edge, outnumber the real lines in the tiles but read as noise up / down).
+GUESS_MARGIN = 2.0
+GUESS_CROSS_Z = 3.0
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,8 @@ class Orientation:
     (``text_lines``, ``line_score``) when the tiles alone did not decide, else 0; ``axis``: the text runs
     along the grid's rows (0) or columns (1), as most of the measured lines do, whether sure or not (0 when
     no line was measured); ``contradicted``: the tiles and the whole lines point opposite ways
-    (``CONTRADICT_Z``)."""
+    (``CONTRADICT_Z``); when the tiles alone did not decide, ``evidence``: the joint up evidence (tiles and
+    whole lines) along the rows and along the columns, and ``split``: whether each contradicts itself."""
 
     turn: int | None
     agree: float
@@ -75,6 +82,8 @@ class Orientation:
     line_z: float = 0.0
     axis: int = 0
     contradicted: bool = False
+    evidence: tuple[float, float] = (0.0, 0.0)
+    split: tuple[bool, bool] = (False, False)
 
     @property
     def sure(self) -> bool:
@@ -266,34 +275,63 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     agree = float(along[axis] / max(along.sum(), 1e-9))
     z = float(votes[axis] / np.sqrt(lines)) if lines else 0.0
     sure = lines >= MIN_LINES and agree >= MIN_AGREE and abs(z) >= MIN_Z
-    if sure or agree < MIN_AGREE:
-        return Orientation(_turn_of(axis, z) if sure else None, round(agree, 3), round(z, 2), lines, axis=axis)
-    # the tiles alone cannot tell: read whole text lines along the same direction too
-    scores = [line_score(p) for p in text_lines(mask if axis == 0 else np.rot90(mask, k=1), cell=cell, n=n)]
-    line_z = float(np.sum(scores) / np.sqrt(len(scores))) if scores else 0.0
-    joint = float((z + line_z) / np.sqrt(2.0))
-    contradicts = np.sign(z) != np.sign(line_z) and abs(z) >= CONTRADICT_Z
+    if sure:
+        return Orientation(_turn_of(axis, z), round(agree, 3), round(z, 2), lines, axis=axis)
+    # the tiles alone cannot tell: read whole text lines too, along both directions (the other one serves
+    # ``likely_turn``: short stacks of letters can outnumber the real lines in the tiles)
+    line_zs, joints, splits = [], [], []
+    for a in (0, 1):
+        scores = [line_score(p) for p in text_lines(mask if a == 0 else np.rot90(mask, k=1), cell=cell, n=n)]
+        tiles_z = float(votes[a] / np.sqrt(count[a])) if count[a] else 0.0
+        line_zs.append(float(np.sum(scores) / np.sqrt(len(scores))) if scores else 0.0)
+        joints.append(round(float((tiles_z + line_zs[a]) / np.sqrt(2.0)), 2))
+        splits.append(bool(np.sign(tiles_z) != np.sign(line_zs[a]) and abs(tiles_z) >= CONTRADICT_Z))
+    if agree < MIN_AGREE:
+        return Orientation(None, round(agree, 3), round(z, 2), lines, axis=axis, evidence=tuple(joints),
+                           split=tuple(splits))
+    line_z, joint, contradicts = line_zs[axis], joints[axis], splits[axis]
     # the direction the text runs rests on the tiles' lines, as when they decide alone: whole lines are read
     # along it and cannot confirm it (a photo's edge cutting sideways text to short stacks of letters made 10
     # tile lines and the whole lines across those stacks run along the rows: decided upright, turned 90)
     sure = lines >= MIN_LINES and abs(joint) >= MIN_JOINT_Z and not contradicts
     return Orientation(_turn_of(axis, joint) if sure else None, round(agree, 3), round(joint, 2), lines,
-                       round(line_z, 2), axis=axis, contradicted=bool(contradicts))
+                       round(line_z, 2), axis=axis, contradicted=contradicts, evidence=tuple(joints),
+                       split=tuple(splits))
 
 
 def likely_turn(found: Orientation) -> int:
     """The likeliest quarter turn (0..3, clockwise in the image) of a page whose ``Orientation`` is ``found``:
     its ``turn`` when sure; else the turn the weak evidence points to when it clearly outweighs the prior
-    that a photo is taken upright (``GUESS_Z``, ``GUESS_SIDE_*``) and the tiles and the whole lines do not
-    contradict each other; else 0 (as seen). A guess, not a finding: the caller reports the turn as unknown."""
+    that a photo is taken upright; else 0 (as seen). Two readings of the evidence, 0 when they disagree:
+    along the direction most tile lines run (``GUESS_Z``, ``GUESS_SIDE_*``), and along the direction whose
+    evidence is the stronger by ``GUESS_MARGIN`` (``GUESS_Z``, ``GUESS_CROSS_Z``); neither where the tiles
+    and the whole lines contradict each other. A guess, not a finding: the caller reports the turn as
+    unknown."""
     if found.turn is not None:
         return found.turn
+    by_tiles, by_evidence = _guess_by_tiles(found), _guess_by_evidence(found)
+    if by_tiles and by_evidence and by_tiles != by_evidence:
+        return 0
+    return by_tiles or by_evidence
+
+
+def _guess_by_tiles(found: Orientation) -> int:
     if found.lines == 0 or found.contradicted:
         return 0
     if found.axis == 0:
         return 2 if found.z <= -GUESS_Z else 0
     side = found.agree >= GUESS_SIDE_AGREE and found.lines >= GUESS_SIDE_LINES and abs(found.z) >= GUESS_SIDE_Z
     return _turn_of(1, found.z) if side else 0
+
+
+def _guess_by_evidence(found: Orientation) -> int:
+    axis = int(abs(found.evidence[1]) > abs(found.evidence[0]))
+    strong, weak = found.evidence[axis], found.evidence[1 - axis]
+    if found.split[axis] or abs(strong) - abs(weak) < GUESS_MARGIN:
+        return 0
+    if axis == 0:
+        return 2 if strong <= -GUESS_Z else 0
+    return _turn_of(1, strong) if abs(strong) >= GUESS_CROSS_Z else 0
 
 
 def _turn_of(axis: int, z: float) -> int:

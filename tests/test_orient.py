@@ -173,6 +173,28 @@ def test_a_guess_leaves_the_photo_upright_unless_the_evidence_clearly_outweighs_
     assert orient.likely_turn(split) == 0  # tiles and whole lines point opposite ways
 
 
+def _weighed(rows: float, cols: float, **kw) -> orient.Orientation:
+    """Undecided, with most tile lines along the rows but too few to read, and the joint evidence given."""
+    return orient.Orientation(None, 0.5, 0.0, 3, axis=0, evidence=(rows, cols), **kw)
+
+
+def test_a_guess_follows_the_clearly_stronger_direction_of_evidence():
+    """The tiles' line count can point the wrong way (short stacks of letters); evidence clearly stronger
+    along the other direction gives the guess, and agreeing or close evidence gives none."""
+    z, cross, margin = orient.GUESS_Z, orient.GUESS_CROSS_Z, orient.GUESS_MARGIN
+    assert orient.likely_turn(_weighed(0.5, cross + 0.1)) == 1
+    assert orient.likely_turn(_weighed(0.5, -(cross + 0.1))) == 3
+    assert orient.likely_turn(_weighed(-(z + 0.1), 0.0)) == 2
+    assert orient.likely_turn(_weighed(z + 3, 0.0)) == 0  # upright
+    assert orient.likely_turn(_weighed(cross + 1 - margin + 0.1, cross + 1)) == 0  # not clearly stronger
+    assert orient.likely_turn(_weighed(0.5, cross + 1, split=(False, True))) == 0  # contradicts itself
+    # the two readings disagree: no guess
+    both = orient.Orientation(None, 1.0, -(z + 1), 30, axis=0, evidence=(-(z + 1), 0.0))
+    assert orient.likely_turn(both) == 2
+    clash = orient.Orientation(None, 1.0, -(z + 1), 30, axis=0, evidence=(-(z + 1), cross + margin + 2))
+    assert orient.likely_turn(clash) == 0
+
+
 def test_a_page_without_text_is_guessed_upright():
     page, quad = _page(with_text=False)
     assert orient.likely_turn(orient.page_turn(page, quad, N)) == 0
