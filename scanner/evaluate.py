@@ -19,7 +19,8 @@ the status not ``unreadable``); puzzles solved correctly;
 WRONG answers (a ``solved`` status whose solution differs from the truth, or
 an overlay drawn on a misread puzzle): the worst outcome, counted apart from
 "no answer" (not found, unreadable, ambiguous, impossible, or an error);
-"turn unknown": solved right as seen in the photo but turned against the print,
+"turn unknown": solved right as seen in the photo but turned against the print
+(its solution is a turned copy of the true one),
 where the record says ``turn_known: false`` (circle prints look the same every
 way up; the overlay is right, the grids are in the photo's orientation) --
 neither right nor WRONG; and the median / max seconds per image.
@@ -233,10 +234,14 @@ def score_image(truth: Truth, records: list[dict], *, tolerance: float) -> dict:
         exact = (same_shape and rec["givens"] == t["givens"] and _rels(rec.get("relations")) == true_rels
                  and status != "unreadable")
         k["exact"] += exact
+        # the answer is right in the photo, turned against the print (a given missed or not, as for
+        # "solved right"); the print and the page cannot tell which way up it is
         turned = (same_shape and not exact and rec.get("turn_known") is False
-                  and _turned_copy(rec["givens"], t["givens"]) and _turned_copy(rec.get("solution"), t.get("solution")))
+                  and _turned_copy(rec.get("solution"), t.get("solution")))
         if turned and status == "solved":
-            k["turned"] += 1  # right in the photo; the print and the page cannot tell which way up it is
+            k["turned"] += 1
+            if rec.get("overlay") and not _turned_copy(rec["givens"], t["givens"]):
+                k["wrong_overlay"] += 1
             continue
         if status == "solved" and t.get("solution") is not None:
             if rec.get("solution") == t["solution"]:

@@ -77,6 +77,14 @@ def test_a_turned_answer_counts_apart_only_when_the_record_says_the_turn_is_unkn
     assert (s["turned"], s["wrong"], s["wrong_overlay"], s["solved_right"], s["exact"]) == (1, 0, 0, 0, 0)
     s = evaluate.score_image(t, [_record(t, turn_known=True, **half)], tolerance=0.05)["sudoku"]
     assert (s["turned"], s["wrong"]) == (0, 1)  # the reader claimed to know the turn: a wrong answer
+    missed = dict(half, givens=[row[:] for row in half["givens"]])
+    r, c = next((r, c) for r, row in enumerate(missed["givens"]) for c, v in enumerate(row) if v is not None)
+    missed["givens"][r][c] = None  # a given missed: the answer in the photo is still right, the overlay is not
+    s = evaluate.score_image(t, [_record(t, turn_known=False, **missed)], tolerance=0.05)["sudoku"]
+    assert (s["turned"], s["wrong"], s["wrong_overlay"]) == (1, 0, 1)
+    wrong = dict(half, solution=[row[::-1] for row in half["solution"]])
+    s = evaluate.score_image(t, [_record(t, turn_known=False, **wrong)], tolerance=0.05)["sudoku"]
+    assert (s["turned"], s["wrong"]) == (0, 1)
 
 
 def test_signs_are_scored_for_futoshiki():
