@@ -38,6 +38,9 @@ MAX_SECONDS = 0.5  #: safety bound on the CPU time this thread spends searching 
 #: reading a thread's CPU time is a system call (~20 us idle, far more on a loaded machine), dearer than
 #: checking that a reading's givens clash.
 CLOCK_EVERY = 32
+#: grids larger than this many cells get a CPU bound in proportion (a 20x20 Takuzu whose reading leaves a given
+#: missing has ambiguous readings that each take the solver 10-90 ms to prove so, against ~1 ms for a 9x9)
+BOUND_CELLS = 81
 MAX_ALTERNATIVES = 30  #: runner-ups considered (the cheapest)
 MIN_ALT_P = 1e-4  #: runner-ups less likely than this are never tried
 
@@ -126,7 +129,7 @@ def revise(
     max_cost: float = MAX_COST,
     rival_margin: float = RIVAL_MARGIN,
     max_solves: int = MAX_SOLVES,
-    max_seconds: float = MAX_SECONDS,
+    max_seconds: float | None = None,
     prune: bool = True,
 ) -> Revision:
     """The most likely reading of ``cands`` (n x n candidate lists) whose puzzle has exactly one solution.
@@ -138,7 +141,8 @@ def revise(
 
     A reading is accepted with at most ``max_changes`` changes, but rivals are looked for among readings
     with up to ``rival_changes`` (default one more): a reading is only trusted when no likely reading
-    just beyond what may be accepted contradicts it.
+    just beyond what may be accepted contradicts it. The search ends after ``max_solves`` solver calls, or
+    ``max_seconds`` of this thread's CPU time (default ``MAX_SECONDS``, more for grids over ``BOUND_CELLS``).
 
     When the raw reading's givens clash (and no relation may change), the readings that leave one of its
     clashes as it is are skipped unchecked (``clash_cores``; ``clash`` must only forbid: givens that clash
@@ -189,6 +193,8 @@ def revise(
     if len(cores) > rival_changes:
         pass  # more clashes apart than changes allowed: no reading within reach has givens that agree
     elif not found or _doubtful(cands, relation_cands):
+        if max_seconds is None:
+            max_seconds = MAX_SECONDS * max(1.0, len(cands) ** 2 / BOUND_CELLS)
         deadline = time.thread_time() + max_seconds
         solves_clocked = solves
         for k, (cost, idx) in enumerate(_subsets(alts, max_changes=rival_changes, max_cost=max_cost)):
