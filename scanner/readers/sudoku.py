@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .. import circles
-from .ruled import engine_read, read_ruled, spread
+from .ruled import engine_read, read_ruled, readings_key, spread
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  #: box shape (rows, cols) per size
 ALPHABET = "123456789ABCDEFG"  #: printed labels of the values 1..16 (16x16 grids print A..G for 10..16)
@@ -33,6 +33,7 @@ class SudokuReader:
         if style.get("letters", 1.0) < 0.5:  # a number print: the answers are drawn as 10..16 too
             for reading in readings:
                 reading.glyphs = {ALPHABET[9 + d]: str(10 + d) for d in range(7)}
+        loaded.memo[readings_key(candidate)] = readings
         return readings
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",

@@ -27,7 +27,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise
 from . import GridReading
-from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast, second_look
+from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast, readings_key, second_look
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -172,6 +172,34 @@ def read_digits(inks, engine, *, faint: np.ndarray | None = None) -> list[tuple[
     return sorted(out, key=lambda t: -t[0])
 
 
+#: a grid the Sudoku reader has read upright (``ruled.readings_key``) as plainly another puzzle's digits is not
+#: read as a Takuzu: its cells read confidently (mean log p over the read cells >= SCREEN_FIT, the Sudoku
+#: reader's own "sure" being -0.1) as SCREEN_SYMBOLS or more different symbols, 1s among them at most the share
+#: SCREEN_ONES -- a binary print holds two symbols, and read as a Sudoku its 0s have nowhere to go (0 is no
+#: Sudoku symbol). On the dev sets (synth300, sud dev10k, ocr4 s16, h4, tk dev, dev16, turn nat, bench pages)
+#: the 48 16 x 16 grids the Sudoku reader read upright and the Takuzu reader gave nothing (``NOT_BINARY``) came at
+#: fit -0.106 .. 0 with 16 symbols and 1s 0.03 .. 0.12 of the cells; the 4 it did read (2 Takuzu prints, 2
+#: Sudoku grids whose readings lost) at fit -0.33 .. -1.31; the other grids it read were never read upright by
+#: the Sudoku reader (turned, or circles: ``sudoku.looks_binary``). Sizes 4 and 6 hold too few symbols to pass:
+#: this spares reading a 16 x 16 Sudoku (~100 ms) as a Takuzu only to find it none.
+SCREEN_FIT, SCREEN_SYMBOLS, SCREEN_ONES = -0.2, 8, 0.2
+
+
+def plainly_other_digits(loaded, candidate) -> bool:
+    """Whether the Sudoku reader's upright reading of ``candidate`` (kept in ``loaded.memo``) is plainly another
+    puzzle's digits (``SCREEN_FIT``, ``SCREEN_SYMBOLS``, ``SCREEN_ONES``). False when there is none."""
+    upright = [r for r in loaded.memo.get(readings_key(candidate), ()) if r.turn == 0]
+    if not upright:
+        return False
+    best = [cell[0] for row in upright[0].cands for cell in row if cell[0][0] is not None]
+    if len(best) < TURN_SAMPLE:
+        return False
+    fit = float(np.mean([math.log(max(p, 1e-12)) for _, p in best]))
+    symbols = len({v for v, p in best if p >= 0.5})
+    ones = sum(1 for v, _ in best if v == 1)
+    return fit >= SCREEN_FIT and symbols >= SCREEN_SYMBOLS and ones <= SCREEN_ONES * len(best)
+
+
 def close_turns(readings: list) -> list:
     """The digit readings (``read_digits``) within ``revise.RIVAL_MARGIN`` of the likeliest, by the digits
     alone: the turns the glyphs cannot tell apart (a 0 and a 1 can look alike upside down)."""
@@ -240,6 +268,8 @@ class TakuzuReader:
 
     def read(self, loaded, candidate, engine, *, timer) -> list[GridReading]:
         n = candidate.size
+        if plainly_other_digits(loaded, candidate):
+            return []  # a Sudoku's digits (with --kind auto the Sudoku reader has read the grid first)
         mesh_small, picture = dewarped(loaded, candidate, timer=timer)
         with timer.stage("ink"):
             stretched = local_contrast(picture, cell=READ_CELL)
