@@ -8,7 +8,8 @@ black (1) circles.
 
 The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
 same every way up, so the text of the page around the grid decides (``scanner.orient``); when it cannot
-tell surely, the grid is given as seen in the photo (turn 0, ``turn_known`` false; the overlay is right either way).
+tell surely, the grid is given in the likeliest turn (``orient.likely_turn``: as seen in the photo unless the
+weak evidence clearly outweighs that) with ``turn_known`` false (the overlay is right either way).
 Digits decide the turn alone when one turn reads clearly best; a 0 and a 1 can look alike upside down, so
 when another turn comes close the page's text decides, and when it cannot, every close turn is returned:
 Takuzu's rules hold in every turn, so they all solve and the photo is reported unreadable, not upside down --
