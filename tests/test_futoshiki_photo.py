@@ -46,6 +46,11 @@ def test_boxes_layout_draws_into_the_printed_boxes(tmp_path, quarter):
     cands = futoshiki.READER.find(loaded.small)
     [reading] = futoshiki.READER.read(loaded, cands[0], photo.get_engine("auto"), timer=Timer())
     assert reading.turn == quarter
+    # the ink's own word on which cells hold a mark, turned upright with the digits (it lets the photo stage
+    # refuse corrections made while a plainly printed mark is read as nothing)
+    givens = np.array([[cell[0][0] is not None for cell in row] for row in reading.cands])
+    assert reading.filled.shape == (6, 6) and givens.any()
+    assert np.all(reading.filled[givens] >= photo.SURE_MARK) and np.all(reading.filled[~givens] < photo.SURE_MARK)
     cells = rectify.cell_quads(reading.mesh)
     for r in range(6):
         for c in range(6):

@@ -440,7 +440,8 @@ class FutoshikiReader:
                             fit=float(np.mean(np.log(fit))) if fit else 0.0,
                             picture=np.ascontiguousarray(np.rot90(digits_pic, k=-quarter)), cell=READ_CELL,
                             relations=relations,
-                            boxes=None if grid is None else box_quads(grid, quarter, factor=1.0 / scale))]
+                            boxes=None if grid is None else box_quads(grid, quarter, factor=1.0 / scale),
+                            filled=np.rot90(np.array([[ink.p_filled for ink in row] for row in inks]), k=-quarter))]
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle:
