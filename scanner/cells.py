@@ -36,7 +36,7 @@ class CellInk:
     crop: np.ndarray | None
 
 
-def closing(image: np.ndarray, k: int) -> np.ndarray:
+def closing(image: np.ndarray, *, k: int) -> np.ndarray:
     """``image`` (H, W) closed by a k x k square (grayscale: dark strokes thinner than it are filled with
     the paper around them), in its own type. A maximum and a minimum, exact in any type: closing 8-bit
     pixels and then converting gives the very values closing their float32 copy would, several times
@@ -49,7 +49,7 @@ def normalise(gray: np.ndarray, *, cell: int) -> np.ndarray:
     """(H, W) float32: ``gray`` divided by the paper brightness around each pixel (1 = paper, ~0 = black ink)."""
     g = gray.astype(np.float32)
     k = max(3, (cell // 2) | 1)
-    paper = closing(gray, k).astype(np.float32)
+    paper = closing(gray, k=k).astype(np.float32)
     paper = cv2.blur(paper, (k, k))
     return np.clip(g / np.maximum(paper, 1.0), 0.0, 1.0)
 

@@ -203,10 +203,20 @@ def encode_jpeg(image: np.ndarray, *, quality: int = 90, split: bool = True) -> 
 
 
 def _umask() -> int:
-    """The process's file-creation mask (read by setting it and putting it back)."""
+    """The process's file-creation mask: from /proc where it is shown (no change to the process's state),
+    else read by setting it and putting it back."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+_UMASK = _umask()  #: read once, at import (setting it to read it is not safe while other threads create files)
 
 
 def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, quality: int = 90) -> Path:
@@ -228,7 +238,7 @@ def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, q
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            os.fchmod(fh.fileno(), 0o666 & ~_umask())  # as open() would make it (mkstemp's is private: 0600)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would make it (mkstemp's is private: 0600)
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -134,14 +134,14 @@ def test_overlay_never_overwrites_the_input(tmp_path):
     assert overlay.overlay_path(src, None).name == "a.solved.jpg"
 
 
-def test_overlay_file_gets_the_usual_permissions(tmp_path):
-    """The overlay is written through a private temporary file, but lands readable as any new file would."""
-    old = os.umask(0o022)
-    try:
-        out = overlay.write_jpeg(np.zeros((64, 64, 3), np.uint8), tmp_path / "a.solved.jpg")
-    finally:
-        os.umask(old)
-    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+def test_overlay_file_gets_the_usual_permissions(tmp_path, monkeypatch):
+    """The overlay is written through a private temporary file, but lands with the mode any new file of the
+    process gets (0666 less its umask, read once at import)."""
+    assert overlay._UMASK == overlay._umask()  # the mask read at import is the process's
+    for mask, mode in ((0o022, 0o644), (0o077, 0o600)):
+        monkeypatch.setattr(overlay, "_UMASK", mask)
+        out = overlay.write_jpeg(np.zeros((64, 64, 3), np.uint8), tmp_path / f"a{mask}.solved.jpg")
+        assert stat.S_IMODE(out.stat().st_mode) == mode
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 

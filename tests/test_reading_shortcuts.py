@@ -119,5 +119,5 @@ def test_closing_8_bit_pixels_gives_the_values_closing_their_float_copy_gives():
     for k in (3, 25, 73):
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
         as_float = cv2.morphologyEx(image.astype(np.float32), cv2.MORPH_CLOSE, kernel)
-        assert np.array_equal(cells.closing(image, k).astype(np.float32), as_float)
-        assert np.array_equal(cells.closing(image.astype(np.float64), k), as_float)  # other types: as float32
+        assert np.array_equal(cells.closing(image, k=k).astype(np.float32), as_float)
+        assert np.array_equal(cells.closing(image.astype(np.float64), k=k), as_float)  # other types: as float32

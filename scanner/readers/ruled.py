@@ -137,7 +137,7 @@ def local_contrast(gray: np.ndarray, *, cell: int, floor_cells: float = 3.0) -> 
     so empty paper stays paper)."""
     g = gray.astype(np.float32)
     k = int(1.5 * cell) | 1
-    paper = cv2.blur(cells_stage.closing(gray, k).astype(np.float32), (k, k))  # closed in 8 bits: same values
+    paper = cv2.blur(cells_stage.closing(gray, k=k).astype(np.float32), (k, k))  # closed in 8 bits: same values
     w = int(floor_cells * cell) | 1
     low = gray if gray.dtype == np.uint8 else g
     floor = cv2.blur(cv2.erode(low, cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))).astype(np.float32), (w, w))
