@@ -117,6 +117,12 @@ def _subsets(alts, *, max_changes: int, max_cost: float):
                 heapq.heappush(heap, (cost + alts[last + 1][0], idx + (last + 1,)))
 
 
+def cpu_bound(n: int) -> float:
+    """Seconds of CPU time a search for the reading of an n x n grid may take by default: ``MAX_SECONDS``, in
+    proportion to the cells over ``BOUND_CELLS`` (a 20x20's proofs of ambiguity cost 10-90 ms a solver call)."""
+    return MAX_SECONDS * max(1.0, n * n / BOUND_CELLS)
+
+
 def revise(
     cands: list[list[Candidates]],
     make_puzzle: Callable[[Grid, tuple[Relation, ...]], Puzzle],
@@ -194,7 +200,7 @@ def revise(
         pass  # more clashes apart than changes allowed: no reading within reach has givens that agree
     elif not found or _doubtful(cands, relation_cands):
         if max_seconds is None:
-            max_seconds = MAX_SECONDS * max(1.0, len(cands) ** 2 / BOUND_CELLS)
+            max_seconds = cpu_bound(len(cands))
         deadline = time.thread_time() + max_seconds
         solves_clocked = solves
         for k, (cost, idx) in enumerate(_subsets(alts, max_changes=rival_changes, max_cost=max_cost)):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from scanner import revise
 from solver import kinds
 from solver.api import solve
@@ -42,6 +44,25 @@ def test_search_reports_the_time_bound_when_cpu_time_runs_out():
             pass
         return solve(puzzle)
     rev = revise.revise(cands, make, busy_solve, max_solves=1000, max_seconds=0.03)
+    assert rev.ended == "time" and 2 <= rev.solves < 20
+
+
+def test_default_cpu_bound_grows_with_the_cells_of_large_grids():
+    assert revise.cpu_bound(4) == revise.cpu_bound(9) == revise.MAX_SECONDS
+    assert revise.cpu_bound(20) == pytest.approx(revise.MAX_SECONDS * 400 / 81)
+    assert revise.cpu_bound(20) > revise.cpu_bound(16) > revise.MAX_SECONDS
+
+
+def test_default_bound_is_used_when_none_is_given(monkeypatch):
+    cands, make = _doubtful_reading()
+    monkeypatch.setattr(revise, "MAX_SECONDS", 0.03)
+
+    def busy_solve(puzzle):
+        end = time.thread_time() + 0.01
+        while time.thread_time() < end:
+            pass
+        return solve(puzzle)
+    rev = revise.revise(cands, make, busy_solve, max_solves=1000)
     assert rev.ended == "time" and 2 <= rev.solves < 20
 
 
