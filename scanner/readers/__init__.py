@@ -78,8 +78,9 @@ class GridReading:
     - ``glyphs``: labels the overlay draws as a shape in this print's style (``overlay.SHAPES`` names), e.g. a
       Takuzu printed with circles ``{"0": "white circle", "1": "black circle"}``; empty = draw the text;
     - ``turn_known``: False when neither the print nor the page tells which way up the puzzle is (circles look
-      the same every way up): ``turn`` is then a guess, the photo's own orientation unless the page's text
-      leans clearly another way (the overlay is right either way).
+      the same every way up): ``turn`` is then a guess, the likeliest turn (circles: ``orient.likely_turn``, the
+      photo's own orientation unless the page's text leans clearly another way; digits that read the same upside
+      down: the likelier reading); the overlay is right either way.
     """
 
     mesh: Mesh
