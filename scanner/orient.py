@@ -286,9 +286,10 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
         line_zs.append(float(np.sum(scores) / np.sqrt(len(scores))) if scores else 0.0)
         joints.append(round(float((tiles_z + line_zs[a]) / np.sqrt(2.0)), 2))
         splits.append(bool(np.sign(tiles_z) != np.sign(line_zs[a]) and abs(tiles_z) >= CONTRADICT_Z))
-    if agree < MIN_AGREE:
-        return Orientation(None, round(agree, 3), round(z, 2), lines, axis=axis, evidence=tuple(joints),
-                           split=tuple(splits))
+    if agree < MIN_AGREE:  # the text runs both ways: no direction to decide along (``likely_turn`` may still
+        # guess from the evidence along each)
+        return Orientation(None, round(agree, 3), joints[axis], lines, round(line_zs[axis], 2), axis=axis,
+                           contradicted=splits[axis], evidence=tuple(joints), split=tuple(splits))
     line_z, joint, contradicts = line_zs[axis], joints[axis], splits[axis]
     # the direction the text runs rests on the tiles' lines, as when they decide alone: whole lines are read
     # along it and cannot confirm it (a photo's edge cutting sideways text to short stacks of letters made 10
@@ -316,7 +317,7 @@ def likely_turn(found: Orientation) -> int:
 
 
 def _guess_by_tiles(found: Orientation) -> int:
-    if found.lines == 0 or found.contradicted:
+    if found.lines == 0 or found.contradicted or found.agree < MIN_AGREE:
         return 0
     if found.axis == 0:
         return 2 if found.z <= -GUESS_Z else 0
