@@ -274,3 +274,20 @@ def test_a_grid_of_other_digits_is_read_no_further_as_a_takuzu(marks, takuzu_lik
     assert bool(readings) == takuzu_like
     if takuzu_like and marks[0] == "0":
         assert readings[0][1] == 0 and [[c[0][0] for c in row] for row in readings[0][2]][0] == [0, 1, 1, 0]
+
+
+@pytest.mark.parametrize("seed, size, style", [(11, 6, {"symbols": "digits"}), (12, 8, {"symbols": CIRCLES})])
+def test_readings_carry_the_marks_own_word_on_which_cells_hold_one(tmp_path, seed, size, style):
+    """``GridReading.filled`` (upright, as the candidates): the photo stage refuses corrections made while a
+    plainly printed mark is read as nothing (``photo.SURE_MARK``)."""
+    from scanner import grid_find, load, photo
+    from scanner.timing import Timer
+
+    path = _sample(tmp_path, "takuzu", seed, size, style)
+    truth = _truth(path)
+    loaded = load.load(path)
+    cand = next(c for c in grid_find.find_grids(loaded.small) if c.size == size)
+    [reading] = takuzu.READER.read(loaded, cand, photo.get_engine("auto"), timer=Timer())
+    given = np.array([[v is not None for v in row] for row in truth["givens"]])
+    assert reading.filled.shape == (size, size) and reading.turn == 0  # an upright print: truth as read
+    assert np.all(reading.filled[given] >= photo.SURE_MARK) and np.all(reading.filled[~given] < photo.SURE_MARK)

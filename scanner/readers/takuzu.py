@@ -303,6 +303,8 @@ class TakuzuReader:
                 if quarter is None:
                     quarter = (-orient.likely_turn(found)) % 4
                 chosen = [(0.0, quarter, _turned(cands, quarter))]
+                # the marks' own word that a cell holds a circle (ink, shape, ring or disc), as seen in the photo
+                marked = np.array([[1.0 - dict(cell).get(None, 0.0) for cell in row] for row in cands])
             else:
                 # digits: a glyph running into the trimmed-off margin is looked at again, and so is an empty
                 # cell on the picture stretched over 2 cells (``ruled.second_look``): a digit in shadow or
@@ -312,6 +314,9 @@ class TakuzuReader:
                 faint = np.array([[a.crop is None and b.crop is not None for a, b in zip(ra, rb)]
                                   for ra, rb in zip(first, inks)])
                 readings = read_digits(inks, engine, faint=faint)
+                # the ink's own word that a cell holds a mark (a blob found only on the second look has none)
+                marked = np.array([[0.0 if faint[r, c] else ink.p_filled for c, ink in enumerate(row)]
+                                   for r, row in enumerate(inks)])
                 if not readings:
                     return []  # other digits than 0 and 1: not a Takuzu
                 page = None
@@ -326,7 +331,7 @@ class TakuzuReader:
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)
         return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
                             picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
-                            glyphs=dict(glyphs), turn_known=turn_known)
+                            glyphs=dict(glyphs), turn_known=turn_known, filled=np.rot90(marked, k=-quarter))
                 for _, quarter, cands in chosen]
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
