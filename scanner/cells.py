@@ -36,13 +36,23 @@ class CellInk:
     crop: np.ndarray | None
 
 
+def _morph(image: np.ndarray, op: int, k: int) -> np.ndarray:
+    """``image`` (H, W) under the morphological ``op`` by a k x k square, in its own type. Maxima and minima
+    are exact in any type: working on 8-bit pixels and then converting gives the very values working on their
+    float32 copy would, several times faster. Other types are worked as float32."""
+    image = image if image.dtype == np.uint8 else image.astype(np.float32)
+    return cv2.morphologyEx(image, op, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+
+
 def closing(image: np.ndarray, *, k: int) -> np.ndarray:
     """``image`` (H, W) closed by a k x k square (grayscale: dark strokes thinner than it are filled with
-    the paper around them), in its own type. A maximum and a minimum, exact in any type: closing 8-bit
-    pixels and then converting gives the very values closing their float32 copy would, several times
-    faster. Other types are closed as float32."""
-    image = image if image.dtype == np.uint8 else image.astype(np.float32)
-    return cv2.morphologyEx(image, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    the paper around them), in its own type (``_morph``)."""
+    return _morph(image, cv2.MORPH_CLOSE, k)
+
+
+def erosion(image: np.ndarray, *, k: int) -> np.ndarray:
+    """``image`` (H, W) eroded by a k x k square (each pixel the darkest around it), in its own type."""
+    return _morph(image, cv2.MORPH_ERODE, k)
 
 
 def normalise(gray: np.ndarray, *, cell: int) -> np.ndarray:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..cells import closing
+
 #: Side of the normalised glyph picture.
 SIDE = 28
 #: The glyph's longer side inside the ``SIDE`` square (MNIST-like margin).
@@ -39,10 +41,8 @@ def _ink(cell: np.ndarray) -> np.ndarray:
     g = cell.astype(np.float32)
     h, w = g.shape
     k = max(3, (min(h, w) // 3) | 1)
-    # A closing removes dark strokes thinner than the kernel: what is left is the paper (closed in the
-    # cell's own type: a maximum and a minimum, the same values as on its float32 copy, faster).
-    own = cell if cell.dtype == np.uint8 else g
-    bg = cv2.morphologyEx(own, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))).astype(np.float32)
+    # A closing removes dark strokes thinner than the kernel: what is left is the paper.
+    bg = closing(cell, k=k).astype(np.float32)
     bg = cv2.blur(bg, (k, k))
     bg = np.maximum(bg, g)
     return (bg - g) / np.maximum(bg, 16.0)

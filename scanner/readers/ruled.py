@@ -139,8 +139,7 @@ def local_contrast(gray: np.ndarray, *, cell: int, floor_cells: float = 3.0) -> 
     k = int(1.5 * cell) | 1
     paper = cv2.blur(cells_stage.closing(gray, k=k).astype(np.float32), (k, k))  # closed in 8 bits: same values
     w = int(floor_cells * cell) | 1
-    low = gray if gray.dtype == np.uint8 else g
-    floor = cv2.blur(cv2.erode(low, cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))).astype(np.float32), (w, w))
+    floor = cv2.blur(cells_stage.erosion(gray, k=w).astype(np.float32), (w, w))
     span = np.maximum(paper - floor, GLARE_SPAN)
     return (np.clip((g - (paper - span)) / span, 0.0, 1.0) * 255).astype(np.uint8)
 
