@@ -250,9 +250,8 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     m = int(round(MARGIN * cell))
     grid = (m - cell // 2, m + n * cell + cell // 2)
     t = TILE * cell
-    along = np.zeros(2)  # lines measured in the tiles whose text runs along rows / along columns
+    along = np.zeros(2, dtype=int)  # lines measured in the tiles whose text runs along rows / along columns
     votes = np.zeros(2)  # their lines' votes (tops up / tops to the right)
-    count = np.zeros(2, dtype=int)
     starts = range(0, size - t + 1, t // 2)
     for y in starts:
         for x in starts:
@@ -267,11 +266,10 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
                 continue  # no clear lines either way
             axis = 0 if rows > cols else 1
             v, k = line_balance(tile if axis == 0 else np.rot90(tile, k=1))  # tops right become tops up
-            along[axis] += k  # lines measured
+            along[axis] += k
             votes[axis] += v
-            count[axis] += k
     axis = int(np.argmax(along))
-    lines = int(count[axis])
+    lines = int(along[axis])
     agree = float(along[axis] / max(along.sum(), 1e-9))
     z = float(votes[axis] / np.sqrt(lines)) if lines else 0.0
     sure = lines >= MIN_LINES and agree >= MIN_AGREE and abs(z) >= MIN_Z
@@ -282,7 +280,7 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     line_zs, joints, splits = [], [], []
     for a in (0, 1):
         scores = [line_score(p) for p in text_lines(mask if a == 0 else np.rot90(mask, k=1), cell=cell, n=n)]
-        tiles_z = float(votes[a] / np.sqrt(count[a])) if count[a] else 0.0
+        tiles_z = float(votes[a] / np.sqrt(along[a])) if along[a] else 0.0
         line_zs.append(float(np.sum(scores) / np.sqrt(len(scores))) if scores else 0.0)
         joints.append(round(float((tiles_z + line_zs[a]) / np.sqrt(2.0)), 2))
         splits.append(bool(np.sign(tiles_z) != np.sign(line_zs[a]) and abs(tiles_z) >= CONTRADICT_Z))
