@@ -23,7 +23,10 @@ an overlay drawn on a misread puzzle): the worst outcome, counted apart from
 (its solution is a turned copy of the true one),
 where the record says ``turn_known: false`` (circle prints look the same every
 way up; the overlay is right, the grids are in the photo's orientation) --
-neither right nor WRONG; and the median / max seconds per image.
+neither right nor WRONG; "extra answers": records solved where the truth has no puzzle (a quad
+matching no true grid, say a grid's inner box or a misplaced outline): an answer drawn where none belongs,
+counted under the record's kind and apart from WRONG (which scores the true puzzles); and the median / max
+seconds per image.
 
 The reader is ``scanner.photo.scan_photo``; while it does not exist a stub
 that reads nothing stands in, and the table says so.
@@ -209,9 +212,15 @@ def _turned_copy(grid, truth) -> bool:
 def score_image(truth: Truth, records: list[dict], *, tolerance: float) -> dict:
     """Counts for one image (see the module doc)."""
     c = {"puzzles": 0, "found": 0, "cells_correct": 0, "cells_total": 0, "signs_correct": 0, "signs_total": 0,
-         "signs_spurious": 0, "exact": 0, "solved_right": 0, "wrong": 0, "wrong_overlay": 0, "no_answer": 0, "turned": 0}
+         "signs_spurious": 0, "exact": 0, "solved_right": 0, "wrong": 0, "wrong_overlay": 0, "no_answer": 0, "turned": 0,
+         "extra": 0}
     per_kind: dict[str, dict] = {}
-    for t, rec, found in _match(truth.puzzles, records, tolerance):
+    matched = _match(truth.puzzles, records, tolerance)
+    paired = {id(rec) for _, rec, _ in matched if rec is not None}
+    for rec in records:
+        if id(rec) not in paired and rec.get("status") == "solved" and rec.get("kind") in KINDS:
+            per_kind.setdefault(rec["kind"], dict.fromkeys(c, 0))["extra"] += 1
+    for t, rec, found in matched:
         k = per_kind.setdefault(t["kind"], dict.fromkeys(c, 0))
         n = t["size"]
         k["puzzles"] += 1
@@ -279,7 +288,7 @@ def _evaluate_one(job: tuple) -> dict:
 # ----------------------------------------------------------------------------- the table
 
 COLUMNS = ("images", "puzzles", "grids found", "cells read", "signs read", "read exactly", "solved right",
-           "WRONG answers", "turn unknown", "no answer", "s/img med", "s/img max")
+           "WRONG answers", "turn unknown", "no answer", "extra answers", "s/img med", "s/img max")
 
 
 def _pct(a: int, b: int) -> str:
@@ -300,7 +309,7 @@ def summarise(results: list[dict]) -> list[list[str]]:
         signs = _pct(g("signs_correct"), g("signs_total")) + (f" +{g('signs_spurious')} extra" if g("signs_spurious") else "")
         rows.append([kind, str(len(imgs)), str(g("puzzles")), _pct(g("found"), g("puzzles")),
                      _pct(g("cells_correct"), g("cells_total")), signs, _pct(g("exact"), g("puzzles")),
-                     _pct(g("solved_right"), g("puzzles")), wrong, str(g("turned")), str(g("no_answer")),
+                     _pct(g("solved_right"), g("puzzles")), wrong, str(g("turned")), str(g("no_answer")), str(g("extra")),
                      f"{statistics.median(secs):.2f}" if secs else "-", f"{max(secs):.2f}" if secs else "-"])
     return rows
 

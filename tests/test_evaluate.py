@@ -132,3 +132,15 @@ def test_a_right_reading_called_unreadable_is_not_read_exactly():
     t = _truth()
     s = evaluate.score_image(t, [_record(t, status="unreadable", solution=None)], tolerance=0.05)["sudoku"]
     assert (s["found"], s["cells_correct"], s["exact"], s["no_answer"], s["wrong"]) == (1, 16, 0, 1, 0)
+
+
+def test_a_solved_record_matching_no_true_grid_is_an_extra_answer():
+    t = _truth()
+    inner = [[10, 10], [60, 10], [60, 60], [10, 60]]  # say a grid's inner box, read and solved as a puzzle
+    s = evaluate.score_image(t, [_record(t), _record(t, quad=inner)], tolerance=0.05)["sudoku"]
+    assert (s["found"], s["exact"], s["solved_right"], s["wrong"], s["extra"]) == (1, 1, 1, 0, 1)
+    s = evaluate.score_image(t, [_record(t), _record(t, quad=inner, status="unreadable", solution=None)],
+                             tolerance=0.05)["sudoku"]
+    assert s["extra"] == 0  # nothing drawn
+    s = evaluate.score_image(t, [_record(t), _record(t, kind="takuzu", size=6, quad=inner)], tolerance=0.05)
+    assert (s["sudoku"]["extra"], s["takuzu"]["extra"], s["takuzu"]["puzzles"]) == (0, 1, 0)
