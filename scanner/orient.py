@@ -73,7 +73,9 @@ class Orientation:
     along the grid's rows (0) or columns (1), as most of the measured lines do, whether sure or not (0 when
     no line was measured); ``contradicted``: the tiles and the whole lines point opposite ways
     (``CONTRADICT_Z``); when the tiles alone did not decide, ``evidence``: the joint up evidence (tiles and
-    whole lines) along the rows and along the columns, and ``split``: whether each contradicts itself."""
+    whole lines) along the rows and along the columns, and ``split``: whether each contradicts itself;
+    ``read``: when the turn is not sure, the turn an OCR engine reads the page's text lines in, if it leans
+    clearly one way (``scanner.turn_text``; None when not asked or undecided), a guess ``likely_turn`` takes."""
 
     turn: int | None
     agree: float
@@ -84,6 +86,7 @@ class Orientation:
     contradicted: bool = False
     evidence: tuple[float, float] = (0.0, 0.0)
     split: tuple[bool, bool] = (False, False)
+    read: int | None = None
 
     @property
     def sure(self) -> bool:
@@ -300,7 +303,8 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
 
 def likely_turn(found: Orientation) -> int:
     """The likeliest quarter turn (0..3, clockwise in the image) of a page whose ``Orientation`` is ``found``:
-    its ``turn`` when sure; else the turn the weak evidence points to when it clearly outweighs the prior
+    its ``turn`` when sure; else the turn the text lines read in (``read``) when known; else the turn the
+    weak evidence points to when it clearly outweighs the prior
     that a photo is taken upright; else 0 (as seen). Two readings of the evidence, 0 when they disagree:
     along the direction most tile lines run (``GUESS_Z``, ``GUESS_SIDE_*``), and along the direction whose
     evidence is the stronger by ``GUESS_MARGIN`` (``GUESS_Z``, ``GUESS_CROSS_Z``); neither where the tiles
@@ -308,6 +312,8 @@ def likely_turn(found: Orientation) -> int:
     unknown."""
     if found.turn is not None:
         return found.turn
+    if found.read is not None:
+        return found.read
     by_tiles, by_evidence = _guess_by_tiles(found), _guess_by_evidence(found)
     if by_tiles and by_evidence and by_tiles != by_evidence:
         return 0

@@ -26,7 +26,7 @@ import numpy as np
 from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import cells as cells_stage
-from .. import circles, orient, rectify, revise
+from .. import circles, orient, rectify, revise, turn_text
 from . import GridReading
 from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast, readings_key, second_look
 
@@ -233,13 +233,19 @@ def same_upside_down(first: list, second: list) -> bool:
 
 def page_orientation(loaded, mesh_small, n: int, *, timer) -> orient.Orientation:
     """The page's ``orient.Orientation`` from the text around the grid. Read from the detection copy when it
-    has ``orient.FRAME_CELL`` pixels per cell, else from the full picture."""
+    has ``orient.FRAME_CELL`` pixels per cell, else from the full picture; when the text's shape does not
+    tell, its words are read too, from the full picture (``turn_text.refine``; not without an OCR engine)."""
     with timer.stage("orient"):
         quad = np.asarray(mesh_small.quad, np.float64)
         per_cell = float(np.linalg.norm(quad[0] - quad[2])) / (1.414 * n)
         if per_cell >= orient.FRAME_CELL or loaded.scale >= 1.0:
-            return orient.page_turn(loaded.small, quad, n)
-        return orient.page_turn(loaded.image, quad / loaded.scale, n)
+            found = orient.page_turn(loaded.small, quad, n)
+        else:
+            found = orient.page_turn(loaded.image, quad / loaded.scale, n)
+    if found.turn is None:
+        with timer.stage("orient text"):
+            found = turn_text.refine(found, loaded.image, quad / loaded.scale, n)
+    return found
 
 
 def page_quarter(found: orient.Orientation) -> int | None:
@@ -319,14 +325,18 @@ class TakuzuReader:
                                    for r, row in enumerate(inks)])
                 if not readings:
                     return []  # other digits than 0 and 1: not a Takuzu
-                page = None
+                page, lean = None, None
                 if len(close_turns(readings)) > 1:  # the digits cannot tell the turn: ask the page
-                    page = page_quarter(page_orientation(loaded, mesh_small, n, timer=timer))
+                    found = page_orientation(loaded, mesh_small, n, timer=timer)
+                    page = page_quarter(found)
+                    lean = None if found.read is None else (-found.read) % 4
                 chosen = plausible_turns(readings, page)
                 if (len(chosen) == 2 and (chosen[0][1] - chosen[1][1]) % 4 == 2
                         and same_upside_down(chosen[0][2], chosen[1][2])):
                     # the print reads the same upside down (bar 1s, oval 0s) and the page cannot tell: either
                     # reading draws the same answer into the photo, so give the likelier with the turn unknown
+                    # (the one the page's words lean to, when they do)
+                    chosen = [t for t in chosen if t[1] == lean] or chosen
                     chosen, turn_known = chosen[:1], False
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)
         return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),

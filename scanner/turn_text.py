@@ -1,0 +1,229 @@
+"""Which way up a page is, read by an OCR engine from the text lines beside a grid.
+
+``scanner.orient`` reads the shape of text lines (ascenders against descenders), which needs many lines;
+a puzzle's own title and two instruction lines, large or bold, are too few for it. An OCR engine reads
+them either way up and is sure of the words only the right way up. The text lines around the grid are
+found in the grid's frame (``orient.frame``, ``orient.ink``) along both directions, warped again from
+the photo at a resolution the engine reads well, and each is read in the two turns its direction allows
+(text along the rows: upright or upside down; along the columns: turned a quarter either way), all in ONE
+picture and one engine call; each turn scores the characters of the words read with confidence.
+
+    quad -> frame ink -> text line boxes (rows, columns) -> crops at LINE_HEIGHT px, four turns stacked
+    -> one engine call -> words per turn -> confident characters per turn -> Vote
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import orient
+
+LINE_HEIGHT = 32  #: pixels a text line's box (ascenders to descenders) is read at
+PAD = 0.3  #: share of a line's height added around its box
+MAX_LINES = 4  #: lines read per direction (the longest)
+MAX_WIDTH = 640  #: most pixels of one line read (at LINE_HEIGHT)
+GAP = 20  #: paper between the stacked lines
+MIN_SEEN = 12.0  #: photo pixels a line's box must be tall to be read (an OCR engine reads no smaller print)
+ONE_LINE = 2.4  #: a joined run taller than this many glyph heights holds several lines (not read)
+
+
+@dataclass(frozen=True)
+class Vote:
+    """``scores``: per quarter turn (0..3, clockwise in the image) the evidence that the page is turned so
+    (confident characters read with the page turned upright from it); ``words``: the words read per turn."""
+
+    scores: tuple[float, float, float, float]
+    words: tuple[tuple[tuple[str, float], ...], ...]
+
+
+def line_boxes(mask: np.ndarray, *, cell: int, n: int, margin: float = orient.MARGIN) -> list[tuple[int, int, int, int]]:
+    """(x, y, w, h) boxes of the whole text lines running along the rows in a frame's ink ``mask`` (S, S) bool,
+    the grid in its middle left out: glyph-sized components joined along the rows (as ``orient.text_lines``);
+    a joined run at least 3 glyphs long, 3 times as long as tall and at most ``ONE_LINE`` glyphs tall."""
+    m = int(round(margin * cell))
+    g0, g1 = m - int(0.15 * cell), m + n * cell + int(0.15 * cell)
+    marks = mask.astype(np.uint8)
+    marks[g0:g1, g0:g1] = 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    glyph = (area >= 3) & (h >= 3) & (h <= 1.2 * cell) & (w <= 1.5 * cell)
+    glyph[0] = False
+    if glyph.sum() < 3:
+        return []
+    keep = glyph[labels]
+    tall = float(np.median(h[glyph]))
+    k = max(3, int(round(1.2 * tall)))
+    joined = cv2.dilate(keep.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+    count, runs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    out = []
+    for i in range(1, count):
+        x, y, ww, hh, _ = stats[i]
+        if ww < 3 * hh or hh < 3 or ww < 3 * tall or hh > ONE_LINE * tall:
+            continue
+        out.append((int(x), int(y), int(ww), int(hh)))
+    return out
+
+
+def _crop(image: np.ndarray, to_frame: np.ndarray, box, *, size: int, quarter: int) -> np.ndarray:
+    """The box (x, y, w, h) of the frame (in the frame turned ``quarter`` x 90 degrees counter-clockwise,
+    ``size`` pixels a side) warped from ``image`` at LINE_HEIGHT pixels for the box's height, turned back so
+    the line runs along the rows (gray uint8)."""
+    x, y, w, h = box
+    pad = PAD * h
+    x0, y0, x1, y1 = x - pad, y - pad, x + w + pad, y + h + pad
+    s = LINE_HEIGHT / h
+    # frame-turned coordinates -> frame coordinates (np.rot90 k times counter-clockwise of an S x S picture)
+    corners = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    pts = corners.copy()
+    for _ in range(quarter):  # undo one counter-clockwise turn: (x', y') = (y, S - 1 - x) <- (x, y)
+        pts = np.stack([size - 1 - pts[:, 1], pts[:, 0]], axis=1)
+    out_w, out_h = int(round((x1 - x0) * s)), int(round((y1 - y0) * s))
+    dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
+    h_frame = cv2.getPerspectiveTransform(pts.astype(np.float32), dst)
+    warp = h_frame @ to_frame
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    crop = cv2.warpPerspective(gray, warp, (out_w, out_h), flags=cv2.INTER_CUBIC,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return crop[:, :MAX_WIDTH]
+
+
+def _clean(crop: np.ndarray) -> np.ndarray:
+    """A line picture normalised to its paper: dark text on white, lighting evened out."""
+    k = max(3, int(LINE_HEIGHT * 0.8)) | 1
+    paper = cv2.dilate(crop, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    out = np.clip(crop.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0) * 255.0, 0, 255)
+    return out.astype(np.uint8)
+
+
+def line_pictures(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = orient.FRAME_CELL) -> dict:
+    """{quarter: [line picture, ...]}: the longest text lines beside the grid (``quad`` (4, 2) (x, y) as seen,
+    ``n`` cells) read as if the page were turned ``quarter`` x 90 degrees clockwise in ``image`` (so the
+    picture is upright for the right quarter)."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    seen = float(np.linalg.norm(quad[0] - quad[2]) + np.linalg.norm(quad[1] - quad[3])) / (2 * 1.4142 * n)
+    cell = int(max(16, min(cell, round(seen))))
+    picture = orient.frame(image, quad, n, cell=cell)
+    mask = orient.ink(picture, cell=cell)
+    size = mask.shape[0]
+    side, m = n * cell, orient.MARGIN * cell
+    dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
+    to_frame = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    out = {}
+    for axis in (0, 1):
+        boxes = line_boxes(mask if axis == 0 else np.rot90(mask, k=1), cell=cell, n=n)
+        boxes = [b for b in boxes if b[3] * seen / cell >= MIN_SEEN]  # too small in the photo to be read
+        boxes = sorted(boxes, key=lambda b: -b[2])[:MAX_LINES]  # the longest
+        crops = [_clean(_crop(image, to_frame, b, size=size, quarter=axis)) for b in boxes]
+        # along the rows: upright = turn 0; along the columns (the mask turned counter-clockwise): turn 1
+        out[axis] = crops
+        out[axis + 2] = [np.ascontiguousarray(np.rot90(c, k=2)) for c in crops]
+    return out
+
+
+def sheet(pictures: dict) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+    """All line pictures stacked in one white picture, one a row; [(quarter, top, bottom), ...] of each row."""
+    rows = [(q, p) for q in sorted(pictures) for p in pictures[q]]
+    if not rows:
+        return np.full((1, 1), 255, np.uint8), []
+    width = max(p.shape[1] for _, p in rows) + 2 * GAP
+    height = GAP + sum(p.shape[0] + GAP for _, p in rows)
+    out = np.full((height, width), 255, np.uint8)
+    spans = []
+    y = GAP
+    for q, p in rows:
+        out[y:y + p.shape[0], GAP:GAP + p.shape[1]] = p
+        spans.append((q, y, y + p.shape[0]))
+        y += p.shape[0] + GAP
+    return out, spans
+
+
+#: a word counts when read with at least this confidence (0..100) and holding at least WORD_LETTERS letters:
+#: text read the wrong way up gives short words of low confidence, its letters' shapes being no letters
+WORD_CONF = 80.0
+WORD_LETTERS = 2
+
+
+def confident_chars(words) -> int:
+    """Letters and digits of the ``words`` [(text, confidence), ...] read with confidence (``WORD_CONF``,
+    ``WORD_LETTERS``)."""
+    return sum(sum(ch.isalnum() for ch in text) for text, conf in words
+               if conf >= WORD_CONF and sum(ch.isalpha() for ch in text) >= WORD_LETTERS)
+
+
+def vote(image: np.ndarray, quad: np.ndarray, n: int, *, read_words) -> Vote:
+    """The ``Vote`` of the text lines beside the grid with corners ``quad`` (4, 2) (x, y, as seen) of ``n``
+    cells in ``image`` (H, W[, 3]), read by ``read_words(picture) -> [(text, conf, x, y, w, h), ...]`` in
+    one call (``scanner.ocr.tesseract.read_words``)."""
+    pictures = line_pictures(image, quad, n)
+    picture, spans = sheet(pictures)
+    per: list[list[tuple[str, float]]] = [[], [], [], []]
+    if spans:
+        for text, conf, x, y, w, h in read_words(picture):
+            middle = y + h / 2
+            for quarter, top, bottom in spans:
+                if top - GAP / 2 <= middle <= bottom + GAP / 2:
+                    per[quarter].append((text, conf))
+                    break
+    scores = tuple(float(confident_chars(words)) for words in per)
+    return Vote(scores, tuple(tuple(words) for words in per))
+
+
+#: the text decides the turn (``orient.Orientation.turn``, surely) when the best turn's confident characters
+#: number at least SURE_CHARS and SURE_LEAD times those of any other turn plus SURE_MARGIN; it gives the likely
+#: turn (``Orientation.read``, a guess) at GUESS_CHARS and GUESS_LEAD times plus GUESS_MARGIN. On the 157 grids
+#: ``orient.page_turn`` left undecided on dev pages (turn dev / val, tk dev, synth300; the true corners) a wrong
+#: turn never read past 9 confident characters (junk such as "OULL"), the right one up to 180: 80 decided, 22
+#: guessed, 0 wrong, 55 left; checked on 151 others (the retired held-outs, turn nat): 84 decided, 16 guessed,
+#: 0 wrong; and 15 fresh ones (seeds 895000..): 6, 1, 0
+SURE_CHARS, SURE_LEAD, SURE_MARGIN = 24.0, 3.0, 12.0
+GUESS_CHARS, GUESS_LEAD, GUESS_MARGIN = 10.0, 2.0, 6.0
+
+
+def decide(scores) -> tuple[int | None, int | None]:
+    """(sure turn or None, likely turn or None) from a ``Vote``'s ``scores`` (``SURE_*``, ``GUESS_*``)."""
+    order = sorted(range(4), key=lambda q: -scores[q])
+    best, runner = scores[order[0]], scores[order[1]]
+    sure = best >= SURE_CHARS and best >= SURE_LEAD * runner + SURE_MARGIN
+    likely = best >= GUESS_CHARS and best >= GUESS_LEAD * runner + GUESS_MARGIN
+    return (order[0] if sure else None), (order[0] if likely else None)
+
+
+_MISSING: list[bool] = []  #: set once the OCR engine was found missing (not asked again)
+
+
+def _reader():
+    """Tesseract's ``read_words``, or None when pytesseract or the tesseract program is missing."""
+    if _MISSING:
+        return None
+    from solver.errors import ScanSolveError
+
+    from .ocr import tesseract
+    try:
+        tesseract.tool()
+    except ScanSolveError:
+        _MISSING.append(True)
+        return None
+    return tesseract.read_words
+
+
+def refine(found: orient.Orientation, image: np.ndarray, quad: np.ndarray, n: int) -> orient.Orientation:
+    """``found`` (``orient.page_turn``'s reading of the grid with corners ``quad`` (4, 2) (x, y, as seen) of
+    ``n`` cells in ``image`` (H, W[, 3])) with what the text lines read by OCR add when it is not sure: the
+    turn when they tell it surely, else the likely turn (``read``) when they lean clearly one way. Unchanged
+    when sure already or when no OCR engine is installed."""
+    if found.turn is not None:
+        return found
+    read_words = _reader()
+    if read_words is None:
+        return found
+    try:
+        scores = vote(image, quad, n, read_words=read_words).scores
+    except (RuntimeError, OSError):  # the engine failed on this picture (pytesseract.TesseractError): no word
+        return found
+    sure, likely = decide(scores)
+    if sure is not None:
+        return dataclasses.replace(found, turn=sure, read=sure)
+    return dataclasses.replace(found, read=likely)

@@ -1,0 +1,146 @@
+"""The page's turn read by OCR from the text lines beside a grid (scanner.turn_text): lines are found along
+both directions and stacked, each in the two turns its direction allows, in one picture; the words read per
+turn decide only on a clear lead; without an OCR engine nothing changes."""
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from test_orient import N, _instructions, _turned
+
+from scanner import orient, turn_text
+
+
+def test_whole_lines_are_boxed_one_by_one():
+    page, quad = _instructions(seed=0)
+    frame = orient.frame(page, quad, N, cell=orient.FRAME_CELL)
+    boxes = turn_text.line_boxes(orient.ink(frame, cell=orient.FRAME_CELL), cell=orient.FRAME_CELL, n=N)
+    assert 4 <= len(boxes) <= 6  # five lines (a wide word gap may split one)
+    heights = [h for _, _, _, h in boxes]
+    assert max(heights) < 2 * min(heights)  # single lines, none merged with its neighbour
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_lines_are_offered_upright_in_the_turn_the_page_has(turn):
+    """The pictures offered for the page's own turn hold the lines upright: the same pixels as the
+    upright page's, whichever way the photo holds it."""
+    page, quad = _instructions(seed=1)
+    upright = turn_text.line_pictures(page, quad, N)
+    image, corners = _turned(page, quad, turn)
+    pictures = turn_text.line_pictures(image, corners, N)
+    assert len(pictures[turn]) == len(upright[0]) >= 3
+    whole = [p for p in pictures[turn] if p.shape[1] < turn_text.MAX_WIDTH]  # (a long line's cut keeps its start
+    assert whole  # as the photo has it)
+    for seen in whole:  # each is one of the upright lines (resampled, so not bit for bit)
+        alike = [_apart(seen, want) for want in upright[0] if want.shape == seen.shape]
+        over = [_apart(seen, np.rot90(want, k=2)) for want in upright[0] if want.shape == seen.shape]
+        assert alike and min(alike) < 0.5 * min(over)  # far closer to an upright line than to one upside down
+
+
+def _apart(a: np.ndarray, b: np.ndarray, *, shift: int = 4) -> float:
+    """Mean absolute difference of two pictures of one shape, the least over shifts of up to ``shift`` pixels
+    (a box found in a turned picture can land a pixel or two off)."""
+    h, w = a.shape
+    s = shift
+    return min(float(np.mean(np.abs(a[s:h - s, s:w - s].astype(int) - b[s + dy:h - s + dy, s + dx:w - s + dx])))
+               for dy in range(-s, s + 1) for dx in range(-s, s + 1))
+
+
+def test_the_sheet_stacks_every_line_with_paper_between():
+    pictures = {0: [np.zeros((30, 100), np.uint8)], 2: [np.zeros((30, 60), np.uint8), np.zeros((20, 80), np.uint8)]}
+    sheet, spans = turn_text.sheet(pictures)
+    assert [q for q, _, _ in spans] == [0, 2, 2]
+    for (_, top, bottom), (_, nxt, _) in zip(spans, spans[1:]):
+        assert nxt - bottom == turn_text.GAP
+        assert (sheet[bottom:nxt] == 255).all()
+    assert sheet.shape == (turn_text.GAP + 30 + 30 + 20 + 3 * turn_text.GAP, 100 + 2 * turn_text.GAP)
+
+
+def test_words_are_credited_to_the_turn_whose_line_they_stand_on():
+    """A fake engine reads confident words on the rows of turn 2 only: its characters count for turn 2."""
+    page, quad = _instructions(seed=2)
+    image, corners = _turned(page, quad, 2)
+
+    def read_words(picture):
+        _, spans = turn_text.sheet(turn_text.line_pictures(image, corners, N))
+        out = []
+        for q, top, bottom in spans:
+            conf = 95.0 if q == 2 else 30.0
+            out.append(("Binairo", conf, 30, top + 2, 100, bottom - top - 4))
+        return out
+
+    vote = turn_text.vote(image, corners, N, read_words=read_words)
+    assert vote.scores[2] == 7 * len(vote.words[2])  # 7 letters a word
+    assert vote.scores[2] > 0 and vote.scores[0] == vote.scores[1] == vote.scores[3] == 0
+
+
+def test_only_a_clear_lead_decides_and_a_smaller_one_guesses():
+    t = turn_text
+    sure = t.SURE_CHARS + t.SURE_MARGIN
+    assert t.decide((0.0, 0.0, sure, 0.0)) == (2, 2)
+    behind = 10.0  # a runner-up this far behind is outweighed only past SURE_LEAD times it plus SURE_MARGIN
+    lead = t.SURE_LEAD * behind + t.SURE_MARGIN
+    assert t.decide((behind, 0.0, lead + 1, 0.0)) == (2, 2)
+    assert t.decide((behind, 0.0, lead - 1, 0.0)) == (None, 2)  # close behind: a guess, not sure
+    guess = t.GUESS_CHARS + t.GUESS_MARGIN
+    assert guess < t.SURE_CHARS
+    assert t.decide((0.0, guess, 0.0, 0.0)) == (None, 1)
+    assert t.decide((0.0, 0.0, 0.0, t.GUESS_CHARS - 1)) == (None, None)  # too few characters to guess
+    assert t.decide((0.0, 0.0, 0.0, 0.0)) == (None, None)
+    assert t.decide((30.0, 0.0, 30.0, 0.0)) == (None, None)  # two turns read alike
+
+
+def test_no_engine_leaves_the_orientation_as_it_was(monkeypatch):
+    monkeypatch.setattr(turn_text, "_reader", lambda: None)
+    page, quad = _instructions(seed=3, lines=2)
+    found = orient.Orientation(None, 1.0, 0.5, 2)
+    assert turn_text.refine(found, page, quad, N) is found
+    sure = orient.Orientation(2, 1.0, -5.0, 30)
+    assert turn_text.refine(sure, page, quad, N) is sure
+
+
+def test_an_engine_failing_on_the_picture_leaves_it_undecided(monkeypatch):
+    def broken(picture):
+        raise RuntimeError("tesseract failed")
+
+    monkeypatch.setattr(turn_text, "_reader", lambda: broken)
+    page, quad = _instructions(seed=3)
+    found = orient.Orientation(None, 1.0, 0.5, 2)
+    assert turn_text.refine(found, page, quad, N) is found
+
+
+def test_a_likely_turn_read_from_the_words_is_the_guess():
+    found = orient.Orientation(None, 1.0, 3.0, 30, axis=0, read=3)
+    assert orient.likely_turn(found) == 3
+    assert not found.sure
+
+
+@pytest.mark.tesseract
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="the tesseract binary is not installed")
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_tesseract_reads_two_lines_of_instructions_the_right_way_up(turn):
+    """Two lines above the grid, too few for the lines' shapes (``orient``), are read the right way up."""
+    page, quad = _instructions(seed=5, lines=2)
+    image, corners = _turned(page, quad, turn)
+    found = turn_text.refine(orient.Orientation(None, 1.0, 0.0, 2), image, corners, N)
+    assert found.read == turn, found
+
+
+def test_a_missing_tesseract_is_asked_for_once_and_then_left_alone(monkeypatch):
+    from solver.errors import ScanSolveError
+    from scanner.ocr import tesseract
+
+    asked = []
+
+    def missing():
+        asked.append(1)
+        raise ScanSolveError("the tesseract engine needs the tesseract program")
+
+    monkeypatch.setattr(tesseract, "tool", missing)
+    monkeypatch.setattr(turn_text, "_MISSING", [])
+    page, quad = _instructions(seed=4)
+    found = orient.Orientation(None, 1.0, 0.5, 2)
+    assert turn_text.refine(found, page, quad, N) is found
+    assert turn_text.refine(found, page, quad, N) is found
+    assert len(asked) == 1
