@@ -10,6 +10,7 @@ box, a text column or a 3x3 box of a larger grid is not taken for the puzzle.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import cv2
@@ -159,15 +160,71 @@ def line_profiles(mask: np.ndarray, *, reach: int | None = None) -> tuple[np.nda
 
 def _peaks_near(profiles: np.ndarray, pos: np.ndarray, tol) -> np.ndarray:
     """(P, L): the highest value of each profile (P, S) within ``tol`` (a number or (L,)) of each position
-    ``pos`` (L,) (0 where the window lies outside the profile)."""
+    ``pos`` (L,) (0 where the window lies outside the profile; never below 0 where the window is narrower than
+    the widest one: the widest's padding held zeros).
+
+    Each window's maximum is the larger of two overlapping power-of-two spans' maxima (a sparse table:
+    level j holds the maximum of the 2**j values from each start)."""
     size = profiles.shape[1]
     lo = np.maximum(0, np.round(pos - tol).astype(int))
     hi = np.minimum(size, np.round(pos + tol).astype(int) + 1)
-    width = max(1, int((hi - lo).max(initial=1)))
-    idx = lo[:, None] + np.arange(width)[None, :]
-    inside = idx < hi[:, None]
-    values = np.where(inside[None], profiles[:, np.minimum(idx, size - 1)], 0.0)
-    return values.max(axis=2) * (hi > lo)[None, :]
+    length = hi - lo
+    width = max(1, int(length.max(initial=1)))
+    table = [profiles]
+    while 2 ** len(table) <= width:
+        prev, half = table[-1], 2 ** (len(table) - 1)
+        table.append(np.maximum(prev[:, :prev.shape[1] - half], prev[:, half:]))  # (P, size - 2 * half + 1)
+    levels = np.full((len(table), *profiles.shape), -np.inf)
+    for j, level in enumerate(table):
+        levels[j, :, :level.shape[1]] = level
+    filled = length > 0
+    j = np.frexp(np.where(filled, length, 1))[1] - 1  # floor(log2(length)): length = m * 2**e, 0.5 <= m < 1
+    first = levels[j, :, np.minimum(lo, size - 1)]  # (L, P)
+    last = levels[j, :, np.clip(hi - 2 ** j, 0, size - 1)]
+    peak = np.maximum(first, last).T
+    peak = np.where((length < width)[None, :], np.maximum(peak, 0.0), peak)
+    return np.where(filled[None, :], peak, 0.0)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where ``count_cells`` looks for each size's lines and midpoints in a span (shared: never change it)."""
+
+    peak_pos: np.ndarray  #: (sum(n + 1),) every size's expected lines, size after size
+    peak_tol: np.ndarray  #: ... and how far off each may lie
+    mid_pos: np.ndarray  #: (sum(n),) the points midway between them
+    mid_tol: np.ndarray
+    at_peak: np.ndarray  #: (K + 1,) where each size's lines start in ``peak_pos`` (then the end)
+    at_mid: np.ndarray  #: (K + 1,) ... its midpoints in ``mid_pos``
+    n_of: np.ndarray  #: (K,) the sizes
+    inner_at: np.ndarray  #: (K, M) each size's inner lines in ``peak_pos``, padded to the widest (M = max n - 1)
+    inner_real: np.ndarray  #: (K, 2, M) bool: not padding (for both profiles)
+    mid_at: np.ndarray  #: (K, N) each size's midpoints in ``mid_pos``, padded (N = max n)
+    mid_real: np.ndarray  #: (K, 2, N) bool
+
+
+@functools.lru_cache(maxsize=32)
+def _layout(start: float, stop: float, sizes: tuple) -> _Layout:
+    """The ``_Layout`` of ``sizes`` over the span ``start`` .. ``stop`` (a page's checks share one span)."""
+    steps = [(stop - start) / n for n in sizes]
+    at_peak = np.cumsum([0] + [n + 1 for n in sizes])
+    at_mid = np.cumsum([0] + list(sizes))
+    n_of = np.array(sizes, dtype=int)
+    widest = int(n_of.max(initial=1))
+    inner_at = at_peak[:-1, None] + 1 + np.arange(max(widest - 1, 1))[None, :]
+    inner_real = np.arange(inner_at.shape[1])[None, :] < (n_of - 1)[:, None]
+    mid_at = at_mid[:-1, None] + np.arange(widest)[None, :]
+    mid_real = np.arange(widest)[None, :] < n_of[:, None]
+    return _Layout(
+        peak_pos=np.concatenate([[]] + [start + st * np.arange(n + 1) for n, st in zip(sizes, steps)]),
+        peak_tol=np.concatenate([[]] + [np.full(n + 1, max(2.0, 0.22 * st)) for n, st in zip(sizes, steps)]),
+        mid_pos=np.concatenate([[]] + [start + st * (np.arange(n) + 0.5) for n, st in zip(sizes, steps)]),
+        mid_tol=np.concatenate([[]] + [np.full(n, 0.15 * st) for n, st in zip(sizes, steps)]),
+        at_peak=at_peak, at_mid=at_mid, n_of=n_of,
+        inner_at=np.minimum(inner_at, max(int(at_peak[-1]) - 1, 0)),
+        inner_real=np.repeat(inner_real[:, None, :], 2, axis=1),
+        mid_at=np.minimum(mid_at, max(int(at_mid[-1]) - 1, 0)),
+        mid_real=np.repeat(mid_real[:, None, :], 2, axis=1))
 
 
 def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float] | None = None,
@@ -181,28 +238,33 @@ def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float]
     """
     start, stop = span or (0.0, len(rows) - 1.0)
     both = np.stack([rows, cols]).astype(np.float64)
+    at = _layout(float(start), float(stop), tuple(sizes))
     sizes = list(sizes)
-    steps = [(stop - start) / n for n in sizes]
     # every size's lines and midpoints at once: (2, sum(n + 1)) and (2, sum(n))
-    all_peaks = _peaks_near(both, np.concatenate([start + st * np.arange(n + 1) for n, st in zip(sizes, steps)]),
-                            np.concatenate([np.full(n + 1, max(2.0, 0.22 * st)) for n, st in zip(sizes, steps)]))
-    all_mids = _peaks_near(both, np.concatenate([start + st * (np.arange(n) + 0.5) for n, st in zip(sizes, steps)]),
-                           np.concatenate([np.full(n, 0.15 * st) for n, st in zip(sizes, steps)]))
-    at_peak = np.cumsum([0] + [n + 1 for n in sizes])
-    at_mid = np.cumsum([0] + sizes)
+    all_peaks = _peaks_near(both, at.peak_pos, at.peak_tol)
+    all_mids = _peaks_near(both, at.mid_pos, at.mid_tol)
+    at_peak, at_mid, n_of = at.at_peak, at.at_mid, at.n_of
+    # the tests of every size at once, on its lines padded to the largest size's: (K, 2, M) ...
+    inner = all_peaks[:, at.inner_at].transpose(1, 0, 2)  # (K, 2, M)
+    present = ((inner >= level) & at.inner_real).sum(axis=(1, 2)) / (2 * (n_of - 1))
+    # midway between expected lines there must be no line (else n is a divisor of the true size); a midway
+    # peak is a line only when it is nearly as strong as the real lines: digits stacked in a column (givens in
+    # every row) fill much of it, yet less than a ruled line does (the median of the inner lines, ``strong``)
+    ranked = np.sort(np.where(at.inner_real, inner, np.inf).reshape(len(sizes), -1), axis=1)
+    half = n_of - 1  # the two middle ones of the 2 (n - 1) inner line values
+    rows_k = np.arange(len(sizes))
+    median = (ranked[rows_k, half - 1] + ranked[rows_k, half]) / 2
+    strong = np.maximum(level, 0.8 * median)
+    mids = all_mids[:, at.mid_at].transpose(1, 0, 2)  # (K, 2, N)
+    spurious = ((mids >= strong[:, None, None]) & at.mid_real).sum(axis=(1, 2))  # one stray (a bold digit,
+    # show-through) is borne even at n = 4
+    ends = np.minimum(all_peaks[:, at_peak[:-1]], all_peaks[:, at_peak[1:] - 1]).min(axis=0)
+    ok = (present >= 0.85) & (spurious <= np.maximum(1.0, 0.2 * n_of)) & (ends >= level * 0.8)
     fits = {}
-    for k, n in enumerate(sizes):
+    for k in np.flatnonzero(ok):
+        n = sizes[k]
         peaks = all_peaks[:, at_peak[k]:at_peak[k + 1]]
-        inner = peaks[:, 1:-1]
-        present = (inner >= level).mean()
-        # midway between expected lines there must be no line (else n is a divisor of the true size)
-        mids = all_mids[:, at_mid[k]:at_mid[k + 1]]
-        # a midway peak is a line only when it is nearly as strong as the real lines: digits stacked in a
-        # column (givens in every row) fill much of it, yet less than a ruled line does
-        strong = max(level, 0.8 * float(np.median(inner))) if inner.size else level
-        spurious = int((mids >= strong).sum())  # one stray (a bold digit, show-through) is borne even at n = 4
-        if present >= 0.85 and spurious <= max(1.0, 0.2 * n) and peaks[:, [0, -1]].min() >= level * 0.8:
-            fits[n] = (float(inner.mean() - mids.mean()), peaks)
+        fits[n] = (float(peaks[:, 1:-1].mean() - all_mids[:, at_mid[k]:at_mid[k + 1]].mean()), peaks)
     if not fits:
         return 0, 0.0
     n = max(fits)
@@ -305,10 +367,11 @@ def line_mask(mask: np.ndarray, *, length: int | None = None) -> np.ndarray:
 
 
 def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, limit: int = 12,
-          lines_only: bool = False) -> list[np.ndarray]:
+          lines_only: bool = False, masks: dict | None = None) -> list[np.ndarray]:
     """Quad-like outlines (4, 2) (x, y) of dark blobs in ``gray`` (H, W), largest first (at most ``limit``);
-    with ``lines_only`` of the long straight strokes only (``line_mask``)."""
-    mask = line_mask(ink_mask(gray, offset=LINE_OFFSET)) if lines_only else ink_mask(gray)
+    with ``lines_only`` of the long straight strokes only (``line_mask``). ``masks``: where the two masks
+    of ``gray`` are kept for the next call on it (``_masks``)."""
+    mask = _masks(gray, lines_only, {} if masks is None else masks)
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))  # close small breaks in thin borders
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = min_area_fraction * gray.shape[0] * gray.shape[1]
@@ -326,6 +389,14 @@ def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, lim
         found.append((area, quad))
     found.sort(key=lambda t: -t[0])
     return [q for _, q in found[:limit]]
+
+
+def _masks(gray: np.ndarray, lines_only: bool, kept: dict) -> np.ndarray:
+    """The ink mask of ``gray`` (``ink_mask``) or, ``lines_only``, its long straight strokes (``line_mask`` of
+    the mask at ``LINE_OFFSET``), taken once and kept in ``kept`` (never change it)."""
+    if lines_only not in kept:
+        kept[lines_only] = line_mask(ink_mask(gray, offset=LINE_OFFSET)) if lines_only else ink_mask(gray)
+    return kept[lines_only]
 
 
 def linked_groups(near: np.ndarray) -> np.ndarray:
@@ -347,12 +418,12 @@ def linked_groups(near: np.ndarray) -> np.ndarray:
 
 
 def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
-                       lines_only: bool = False) -> list[np.ndarray]:
+                       lines_only: bool = False, masks: dict | None = None) -> list[np.ndarray]:
     """Quads (4, 2) (x, y) around clusters of similar, adjacent, box-like light regions of ``gray`` (H, W): the
     cells of a grid. Finds grids whose outer border touches other print (a text frame, a fold, a title).
     With ``lines_only`` the cells are the regions between the long straight strokes (``line_mask``): digits
-    and specks no longer break them, faint inner lines no longer merge them."""
-    mask = line_mask(ink_mask(gray, offset=LINE_OFFSET)) if lines_only else ink_mask(gray)
+    and specks no longer break them, faint inner lines no longer merge them. ``masks``: as for ``quads``."""
+    mask = _masks(gray, lines_only, {} if masks is None else masks)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
     del labels
     h_img, w_img = gray.shape
@@ -616,13 +687,14 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     the grid) is dropped, so every entry is a separate puzzle on the page.
     """
     gray = gray_of(image)
-    outlines = quads(gray, limit=limit)
+    masks: dict = {}  # the page's ink masks, shared by the outlines and the cell clusters
+    outlines = quads(gray, limit=limit, masks=masks)
     # (near duplicates from the other sources are kept: of two outlines of one grid the better lines win)
-    outlines += [q for q in quads(gray, limit=limit, lines_only=True)
+    outlines += [q for q in quads(gray, limit=limit, lines_only=True, masks=masks)
                  if not any(same_quad(q, o, tol=0.005) for o in outlines)]
     clusters: list[np.ndarray] = []
     for lines_only in (False, True):
-        clusters += [q for q in cell_cluster_quads(gray, lines_only=lines_only)
+        clusters += [q for q in cell_cluster_quads(gray, lines_only=lines_only, masks=masks)
                      if not any(same_quad(q, o, tol=0.005) for o in outlines + clusters)]
     # largest first; a quad inside a confirmed grid (one of its boxes or cells) is not even checked, unless it
     # is large beside it (the confirmed one may be a frame whose lines happen to fit another size)

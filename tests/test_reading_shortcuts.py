@@ -1,5 +1,5 @@
 """Shortcuts that spare work without changing a reading: the Futoshiki reader's sign screen, the classifier's
-kept glyphs, the split JPEG encoding of the overlay."""
+kept glyphs, the split JPEG encoding of the overlay, the grid finder's line count (every size at once)."""
 from __future__ import annotations
 
 import cv2
@@ -121,3 +121,49 @@ def test_closing_8_bit_pixels_gives_the_values_closing_their_float_copy_gives():
         as_float = cv2.morphologyEx(image.astype(np.float32), cv2.MORPH_CLOSE, kernel)
         assert np.array_equal(cells.closing(image, k=k).astype(np.float32), as_float)
         assert np.array_equal(cells.closing(image.astype(np.float64), k=k), as_float)  # other types: as float32
+
+
+def test_peaks_near_is_the_highest_value_in_each_window():
+    from scanner.grid_find import _peaks_near
+
+    rng = np.random.default_rng(4)
+    for trial in range(60):
+        size = int(rng.integers(1, 500))
+        profiles = rng.random((2, size)) * (1.0 if trial % 2 else rng.choice([-1.0, 1.0], (2, size)))
+        pos = rng.uniform(-20, size + 20, int(rng.integers(0, 120)))
+        tol = rng.uniform(0, 50, len(pos)) if trial % 3 else float(rng.uniform(0, 50))
+        got = _peaks_near(profiles, pos, tol)
+        lo = np.maximum(0, np.round(pos - tol).astype(int))
+        hi = np.minimum(size, np.round(pos + tol).astype(int) + 1)
+        widest = max(1, int((hi - lo).max(initial=1)))
+        for k in range(len(pos)):
+            if hi[k] <= lo[k]:
+                assert (got[:, k] == 0.0).all()
+                continue
+            want = profiles[:, lo[k]:hi[k]].max(axis=1)
+            if hi[k] - lo[k] < widest:  # the window is padded with zeros up to the widest
+                want = np.maximum(want, 0.0)
+            assert np.array_equal(got[:, k], want)
+
+
+def test_count_cells_tests_every_size_as_one_size_at_a_time_does():
+    from scanner import grid_find
+
+    rng = np.random.default_rng(6)
+    side, margin = 480, 14.4
+    for trial in range(40):
+        n = int(rng.choice([4, 6, 9, 12, 16, 20]))
+        at = np.round(margin + (side - 1 - 2 * margin) * np.arange(n + 1) / n).astype(int)
+        rows, cols = rng.random(side) * 0.4, rng.random(side) * 0.4
+        rows[at] = rng.uniform(0.3, 1.0, n + 1)
+        cols[at] = rng.uniform(0.3, 1.0, n + 1)
+        for sizes in (grid_find.SIZES, (n,), (n // 2, n)):
+            got = grid_find.count_cells(rows, cols, span=(margin, side - 1 - margin), sizes=sizes)
+            # one size at a time: the largest that fits (halved when every other line is much fainter)
+            fits = [m for m in sizes if grid_find.count_cells(rows, cols, span=(margin, side - 1 - margin),
+                                                               sizes=(m,))[0] == m]
+            assert (got[0] in fits) if fits else got == (0, 0.0)
+            if got[0] == max(fits, default=0) and fits:
+                alone = grid_find.count_cells(rows, cols, span=(margin, side - 1 - margin), sizes=(got[0],))
+                assert got == alone
+
