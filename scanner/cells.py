@@ -83,8 +83,9 @@ def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
     x0, y0 = stats[kept, 0].min(), stats[kept, 1].min()
     x1 = (stats[kept, 0] + stats[kept, 2]).max()
     y1 = (stats[kept, 1] + stats[kept, 3]).max()
+    listed = stats.tolist()  # (plain numbers: the same values, faster one at a time)
     for i in range(1, len(keep)):
-        x, y, w, h, _ = stats[i]
+        x, y, w, h, _ = listed[i]
         if keep[i] or h < 0.6 * (y1 - y0) or h > 0.8 * size or w > 0.8 * size:
             continue
         overlap = min(y + h, y1) - max(y, y0)
@@ -104,10 +105,10 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     keep = np.zeros(count, bool)
     band = max(1, round(EDGE_BAND * size))
-    border = np.ones(ink.shape, bool)
-    border[band:-band, band:-band] = False
+    border = None  # the cell's outer band (made when first needed)
+    listed, centres = stats.tolist(), cents.tolist()  # (plain numbers: the same values, faster one at a time)
     for i in range(1, count):
-        x, y, w, h, area = stats[i]
+        x, y, w, h, area = listed[i]
         cx, cy = x + w / 2, y + h / 2
         touches = x == 0 or y == 0 or x + w == size or y + h == size
         near_edge = min(x, y, size - x - w, size - y - h) < 0.12 * size
@@ -118,9 +119,13 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
             continue
         if abs(cx - size / 2) > 0.3 * size or abs(cy - size / 2) > 0.3 * size:
             continue
-        off_centre = max(abs(cents[i][0] - size / 2), abs(cents[i][1] - size / 2)) > 0.12 * size  # not a ring
-        if touches and off_centre and border[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].mean() >= EDGE_SHARE:
-            continue  # ruled lines meeting in a corner of the cell (an L), or a line bent by the paper
+        off_centre = max(abs(centres[i][0] - size / 2), abs(centres[i][1] - size / 2)) > 0.12 * size  # not a ring
+        if touches and off_centre:
+            if border is None:
+                border = np.ones(ink.shape, bool)
+                border[band:-band, band:-band] = False
+            if border[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].mean() >= EDGE_SHARE:
+                continue  # ruled lines meeting in a corner of the cell (an L), or a line bent by the paper
         keep[i] = True
     if not keep.any():
         return np.zeros_like(ink, dtype=bool), 0.0

@@ -1,5 +1,6 @@
 """Shortcuts that spare work without changing a reading: the Futoshiki reader's sign screen, the classifier's
-kept glyphs, the split JPEG encoding of the overlay, the grid finder's line count (every size at once)."""
+kept glyphs, the split JPEG encoding of the overlay, the grid finder's line count (every size at once), the
+glyphs' gradient histograms."""
 from __future__ import annotations
 
 import cv2
@@ -167,3 +168,22 @@ def test_count_cells_tests_every_size_as_one_size_at_a_time_does():
                 alone = grid_find.count_cells(rows, cols, span=(margin, side - 1 - margin), sizes=(got[0],))
                 assert got == alone
 
+
+def test_gradient_histograms_count_only_the_pixels_with_a_gradient_in_their_order():
+    from scanner.ocr.features import BINS, BLOCKS, _hog
+    from scanner.ocr.glyph import SIDE
+
+    rng = np.random.default_rng(8)
+    images = (rng.random((30, SIDE, SIDE)) * (rng.random((30, SIDE, SIDE)) > 0.7)).astype(np.float32)
+    images[3] = 0.0  # a blank glyph: no gradient anywhere
+    gy, gx = np.gradient(images, axis=(1, 2))
+    mag = np.hypot(gx, gy)
+    b = np.minimum((np.mod(np.arctan2(gy, gx), np.pi) / np.pi * BINS).astype(np.int64), BINS - 1)
+    block = np.minimum(np.arange(SIDE) // (SIDE // BLOCKS), BLOCKS - 1)
+    want = np.zeros((len(images), BLOCKS * BLOCKS * BINS), np.float32)
+    for i in range(len(images)):  # every pixel, zeros too, one after another
+        for r in range(SIDE):
+            for c in range(SIDE):
+                want[i, (block[r] * BLOCKS + block[c]) * BINS + b[i, r, c]] += mag[i, r, c]
+    want /= np.linalg.norm(want, axis=1, keepdims=True) + 1e-6
+    assert np.array_equal(_hog(images), want)

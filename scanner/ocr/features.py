@@ -21,16 +21,20 @@ DIM = SIDE * SIDE + BLOCKS * BLOCKS * BINS + N_STATS
 def _hog(images: np.ndarray) -> np.ndarray:
     """N x SIDE x SIDE -> N x (BLOCKS*BLOCKS*BINS) unsigned orientation histograms, L2-normalised."""
     gy, gx = np.gradient(images, axis=(1, 2))
-    mag = np.hypot(gx, gy)
-    ang = np.mod(np.arctan2(gy, gx), np.pi)
+    mag = np.hypot(gx, gy).ravel()
+    # only the pixels with a gradient: adding a zero changes no sum (most of a glyph's square is flat), so
+    # the angles of the others need not be taken
+    at = np.flatnonzero(mag)
+    ang = np.mod(np.arctan2(gy.ravel()[at], gx.ravel()[at]), np.pi)
     b = np.minimum((ang / np.pi * BINS).astype(np.int64), BINS - 1)
     n = images.shape[0]
     step = SIDE // BLOCKS
     rows = np.arange(SIDE) // step
-    block = (np.minimum(rows, BLOCKS - 1)[:, None] * BLOCKS + np.minimum(rows, BLOCKS - 1)[None, :])
-    idx = (block[None] * BINS + b).reshape(n, -1)
-    out = np.zeros((n, BLOCKS * BLOCKS * BINS), np.float32)
-    np.add.at(out, (np.repeat(np.arange(n), idx.shape[1]), idx.ravel()), mag.reshape(n, -1).ravel())
+    block = (np.minimum(rows, BLOCKS - 1)[:, None] * BLOCKS + np.minimum(rows, BLOCKS - 1)[None, :]).ravel()
+    per_image = BLOCKS * BLOCKS * BINS
+    out = np.zeros((n, per_image), np.float32)
+    # one flat index per pixel (image, block, bin): summed in the pixels' order, as before
+    np.add.at(out.reshape(-1), at // (SIDE * SIDE) * per_image + block[at % (SIDE * SIDE)] * BINS + b, mag[at])
     out /= np.linalg.norm(out, axis=1, keepdims=True) + 1e-6
     return out
 

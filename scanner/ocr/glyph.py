@@ -126,6 +126,7 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
         return _blank(peak, snr, side)
     st = st.copy()
     st[:, 4] = np.bincount(labels[strong], minlength=n)
+    st, cent = st.tolist(), cent.tolist()  # (plain numbers: the same values, faster one at a time)
     min_area = 0.002 * h * w
     best, best_score = -1, 0.0
     for i in range(1, n):
@@ -149,7 +150,7 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
     pad = 0.35 * bh
     keep = [best]
     for i in range(1, n):
-        if i == best or st[i, 4] < min_area * 0.5:
+        if i == best or st[i][4] < min_area * 0.5:
             continue
         x, y, cw, ch, _ = st[i]
         if x >= bx - pad and x + cw <= bx + bw + pad and y >= by - pad and y + ch <= by + bh + pad:
@@ -171,7 +172,7 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
     image = np.zeros((side, side), np.float32)
     o = (side - inner) // 2
     image[o:o + inner, o:o + inner] = small
-    area = float(sum(st[i, 4] for i in keep))
+    area = float(sum(st[i][4] for i in keep))
     stats = np.array([
         gh / h, gw / w, gw / max(gh, 1),
         ((gx0 + gx1) / 2 - w / 2) / w, ((gy0 + gy1) / 2 - h / 2) / h,
