@@ -42,6 +42,9 @@ LINE_HAT = 4
 OUTLIER = 0.1
 #: ... and how many times closer to their own fit the other stations must lie.
 OUTLIER_APART = 6.0
+#: How many stations, farthest off the fit through the others first, are tried as the one pulled away: a station
+#: pulled next to an end lies less far off than the end itself, whose fit through the others is an extrapolation.
+OUTLIER_TRIED = 3
 
 
 @dataclass
@@ -108,11 +111,41 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
         reference[i] = _smooth_lines(pos[i:i + 1], strength[i:i + 1], expected[i:i + 1], stations,
                                      level=SPACING_CLEAR)[0]
     reference = np.where((faint >= 4)[:, None], reference, pos)
-    pos, strength = _regular_ends(pos, strength, level=SPACING_CLEAR, slack=end_slack(len(expected) - 1),
+    slack = end_slack(len(expected) - 1)
+    followed = pos.copy()
+    pos, strength = _regular_ends(pos, strength, level=SPACING_CLEAR, slack=slack,
                                   lo=expected[0] - tol, hi=expected[-1] + tol, reference=reference)
     ends = [0, len(expected) - 1]
     smooth[ends] = _smooth_lines(pos[ends], strength[ends], expected[ends], stations, level=level)
+    for end in ends:
+        # an outer line seen at too few stations (faint, or beside a title bar) is where the quad put it unless
+        # the spacing puts it more than ``slack`` away at most stations; one followed off the spacing at most
+        # stations (pulled onto print beside the border) is where the spacing puts it
+        unseen = (strength[end] >= level).sum() < 2
+        put_back = np.mean(pos[end] != followed[end]) > 0.5
+        if unseen or put_back:
+            spaced = _spaced_end(reference, strength, end, stations, lo=expected[0] - tol, hi=expected[-1] + tol)
+            if spaced is None:
+                continue
+            line, want, step = spaced
+            if put_back or np.mean(np.abs(want - expected[end]) > slack * step) > 0.5:
+                smooth[end] = line
     return smooth
+
+
+def _spaced_end(reference: np.ndarray, strength: np.ndarray, end: int, stations: np.ndarray, *, lo: float,
+                hi: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The outer line ``end`` (0 or L - 1) where the inner lines' spacing puts it (``_spacing_at`` on
+    ``reference`` (L, K) and ``strength`` (L, K) at each of the K ``stations``): a quadratic along the line
+    through those places (K,) within ``lo`` .. ``hi``, with the places and the spacing at the stations that
+    had them ((M,) each); None when fewer than half the stations (or 4) had them."""
+    spaced = [(s, _spacing_at(reference[:, k], strength[:, k], end, level=SPACING_CLEAR))
+              for k, s in enumerate(stations)]
+    spaced = [(s, got[0], got[1]) for s, got in spaced if got is not None]
+    if len(spaced) < max(4, len(stations) // 2):
+        return None
+    at, want, step = (np.array(v) for v in zip(*spaced))
+    return np.clip(np.polyval(np.polyfit(at, want, 2), stations), lo, hi), want, step
 
 
 def end_slack(n: int) -> float:
@@ -142,7 +175,8 @@ def _outliers(x: np.ndarray, y: np.ndarray, *, tol: float) -> np.ndarray:
     bends more than a quadratic allows, has several points about as far off). A quadratic through all the
     points bends towards the one pulled away, most at an end. The one sought is, for 4 or 5 points, every
     one in turn (a quadratic through them follows any one, and an end point's deleted residual is a mere
-    extrapolation); for more, the one lying farthest off the fit through the others (``_fit_residuals``)."""
+    extrapolation); for more, each of the ``OUTLIER_TRIED`` lying farthest off the fit through the others
+    (``_fit_residuals``): one pulled away next to an end makes the end's extrapolation lie farther off still."""
     out = np.zeros(len(x), bool)
     if len(x) < 4:
         return out
@@ -150,7 +184,7 @@ def _outliers(x: np.ndarray, y: np.ndarray, *, tol: float) -> np.ndarray:
     _, deleted = _fit_residuals(x, y, degree=degree)
     if deleted.max() <= tol:  # no point lies that far off the fit through the others
         return out
-    candidates = range(len(x)) if len(x) <= 5 else [int(np.argmax(deleted))]
+    candidates = range(len(x)) if len(x) <= 5 else np.argsort(-deleted)[:OUTLIER_TRIED]
     best, spread = -1, np.inf
     for i in candidates:
         rest = np.arange(len(x)) != i
@@ -177,23 +211,33 @@ def _regular_ends(pos: np.ndarray, strength: np.ndarray, *, level: float = 0.45,
     ref = pos if reference is None else reference.copy()
     ref[[0, -1]] = pos[[0, -1]]  # the outer lines are the ones checked: as followed, and as put back
     count = len(pos)
-    index = np.arange(count, dtype=np.float64)
     for k in range(pos.shape[1]):
         for end in (0, count - 1):
-            clear = strength[:, k] >= level
-            clear[end] = False
-            other = count - 1 - end
-            if (clear.sum() - clear[other]) >= 2:
-                clear[other] = False  # the other end may be off as well: the inner lines say the spacing
-            if clear.sum() < 2:
+            spaced = _spacing_at(ref[:, k], strength[:, k], end, level=level)
+            if spaced is None:
                 continue
-            degree = 2 if clear.sum() >= 4 else 1
-            coef = np.polyfit(index[clear], ref[clear, k], degree)
-            want = np.polyval(coef, index[end])
-            step = abs(np.polyval(np.polyder(coef), index[end]))
+            want, step = spaced
             if abs(pos[end, k] - want) > slack * step:
                 pos[end, k] = ref[end, k] = min(max(want, lo), hi)
     return pos, strength
+
+
+def _spacing_at(ref: np.ndarray, strength: np.ndarray, end: int, *, level: float) -> tuple[float, float] | None:
+    """Where the outer line ``end`` (0 or L - 1) of the lines ``ref`` (L,) at one station lies by the spacing of
+    the clear ones (``strength`` (L,) >= ``level``; a quadratic in the line index, as perspective allows; the
+    other outer line only when too few inner ones are clear), and the spacing there: ``(want, step)``, or None
+    when fewer than two lines are clear."""
+    count = len(ref)
+    clear = strength >= level
+    clear[end] = False
+    other = count - 1 - end
+    if (clear.sum() - clear[other]) >= 2:
+        clear[other] = False  # the other end may be off as well: the inner lines say the spacing
+    if clear.sum() < 2:
+        return None
+    index = np.arange(count, dtype=np.float64)
+    coef = np.polyfit(index[clear], ref[clear], 2 if clear.sum() >= 4 else 1)
+    return float(np.polyval(coef, index[end])), float(abs(np.polyval(np.polyder(coef), index[end])))
 
 
 def _smooth_lines(pos: np.ndarray, strength: np.ndarray, expected: np.ndarray, stations: np.ndarray,

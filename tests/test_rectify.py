@@ -133,3 +133,58 @@ def test_a_wiggling_line_keeps_every_station():
     alone = np.zeros(9)
     alone[8] = -5.7
     assert list(np.flatnonzero(rectify._outliers(x, 100.0 + alone, tol=rectify.OUTLIER * 32.0))) == [8]
+
+
+def test_a_station_pulled_off_next_to_an_end_is_the_one_left_out():
+    # six stations, the second pulled 4 px onto a shaded cell beside the border: the fit through the others
+    # extrapolated to the first station lies farther off still, yet the second is the one pulled away
+    stations = 26.0 + 32.0 * np.arange(6)
+    pos = np.full(6, 199.5)
+    pos[1] -= 3.9
+    assert list(np.flatnonzero(rectify._outliers(stations, pos, tol=rectify.OUTLIER * 32.0))) == [1]
+    smoothed = rectify._smooth_lines(pos[None], np.full((1, 6), 0.8), np.array([199.5]), stations,
+                                     level=rectify.CLEAR)
+    assert np.abs(smoothed - 199.5).max() < 0.5
+
+
+def _off_by_a_share(n: int, cell: float, margin: float, share: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """True line positions (n + 1,), the positions a quad ``share`` of a cell too long at the far end expects
+    them at, and the stations (n,)."""
+    true = margin + cell * np.arange(n + 1)
+    expected = margin + (cell + share * cell / n) * np.arange(n + 1)
+    stations = margin + cell * (np.arange(n) + 0.5)
+    return true, expected, stations
+
+
+def test_an_outer_line_hardly_seen_is_put_where_the_spacing_says_when_the_quad_is_off():
+    # a 20 x 20 grid's last line lost along a title bar: the quad (from an outline) ends 0.4 cell beyond it,
+    # and the line, seen nowhere, was put where the quad said
+    n, cell, margin = 20, 24.0, 12.0
+    true, expected, stations = _off_by_a_share(n, cell, margin, 0.4)
+    side = int(expected[-1] + margin) + 1
+    lines = np.repeat(true[:, None], n, axis=1)
+    fine = _profiles(lines[:-1], side=side, strength=0.5)
+    broad = _profiles(lines[:-1], side=side, strength=1.0)
+    smoothed = rectify._follow_lines([fine, broad], expected, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[n] - true[n]).max() < 0.1 * cell  # (was 0.4 cell off)
+    # a quad right where the line is not seen keeps it there
+    fine = _profiles(lines[:-1], side=side, strength=0.5)
+    smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[n] - true[n]).max() < 1.0
+
+
+def test_an_outer_line_followed_off_the_spacing_at_most_stations_is_put_on_it_at_all():
+    # the border followed onto print beside it 8 px off at five of six stations, 3 px (within the slack) at the
+    # sixth: the line through the five put back and the one kept was bent 0.1 cell at that end
+    n, cell, margin = 6, 32.0, 12.0
+    true = margin + cell * np.arange(n + 1)
+    stations = margin + cell * (np.arange(n) + 0.5)
+    lines = np.repeat(true[:, None], n, axis=1)
+    pulled = lines.copy()
+    pulled[0] -= 8.0
+    pulled[0, -1] = true[0] - 3.0
+    side = int(true[-1] + margin) + 1
+    fine = _profiles(lines, side=side, strength=0.5)
+    broad = _profiles(pulled, side=side, strength=1.0)
+    smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[0] - true[0]).max() < 1.0
