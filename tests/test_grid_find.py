@@ -211,4 +211,3 @@ def test_an_outline_half_a_row_off_whose_lines_show_only_bent_gives_way_to_the_l
     assert grid_find._search(img, off, kept, sizes=(20,), replacing=bent)
     assert len(kept) == 1 and not kept[0].bent
     assert np.abs(kept[0].quad - corners).max() < 5
-
