@@ -402,7 +402,7 @@ def _masks(gray: np.ndarray, lines_only: bool, kept: dict) -> np.ndarray:
 def linked_groups(near: np.ndarray) -> np.ndarray:
     """(K,) int: a label per node of the symmetric (K, K) bool neighbour matrix ``near``, the same for nodes
     linked by a chain of neighbours (union-find)."""
-    parent = np.arange(len(near))
+    parent = list(range(len(near)))  # (plain numbers: the same links, without numpy's per-scalar cost)
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -410,7 +410,8 @@ def linked_groups(near: np.ndarray) -> np.ndarray:
             i = parent[i]
         return i
 
-    for i, j in zip(*np.nonzero(np.triu(near, 1))):
+    first, second = np.nonzero(np.triu(near, 1))
+    for i, j in zip(first.tolist(), second.tolist()):
         ri, rj = root(i), root(j)
         if ri != rj:
             parent[ri] = rj

@@ -1,6 +1,6 @@
 """Shortcuts that spare work without changing a reading: the Futoshiki reader's sign screen, the classifier's
-kept glyphs, the split JPEG encoding of the overlay, the grid finder's line count (every size at once), the
-glyphs' gradient histograms."""
+kept glyphs, the split JPEG encoding of the overlay, the grid finder's line count (every size at once) and
+groups of cells, the glyphs' gradient histograms."""
 from __future__ import annotations
 
 import cv2
@@ -187,3 +187,27 @@ def test_gradient_histograms_count_only_the_pixels_with_a_gradient_in_their_orde
                 want[i, (block[r] * BLOCKS + block[c]) * BINS + b[i, r, c]] += mag[i, r, c]
     want /= np.linalg.norm(want, axis=1, keepdims=True) + 1e-6
     assert np.array_equal(_hog(images), want)
+
+
+def test_linked_groups_label_chains_of_neighbours_alike_and_nothing_else():
+    from scanner.grid_find import linked_groups
+
+    rng = np.random.default_rng(9)
+    for k in (0, 1, 7, 60, 200):
+        near = rng.random((k, k)) < 3.0 / max(k, 1)
+        near = near | near.T
+        np.fill_diagonal(near, False)
+        labels = linked_groups(near)
+        # the groups by a walk from node to node: same label exactly within a walk's reach
+        seen = np.full(k, -1)
+        for start in range(k):
+            if seen[start] >= 0:
+                continue
+            todo, seen[start] = [start], start
+            while todo:
+                node = todo.pop()
+                for other in np.nonzero(near[node])[0]:
+                    if seen[other] < 0:
+                        seen[other] = start
+                        todo.append(other)
+        assert all((labels[a] == labels[b]) == (seen[a] == seen[b]) for a in range(k) for b in range(k))
