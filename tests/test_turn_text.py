@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 
+import cv2
 import numpy as np
 import pytest
 from test_orient import N, _instructions, _turned
@@ -144,3 +145,24 @@ def test_a_missing_tesseract_is_asked_for_once_and_then_left_alone(monkeypatch):
     assert turn_text.refine(found, page, quad, N) is found
     assert turn_text.refine(found, page, quad, N) is found
     assert len(asked) == 1
+
+
+def _dim_cut_page(*, angle: float = 4.0):
+    """The instructions page on dim paper (below 0.72 of white), turned ``angle`` degrees and cut by the photo's
+    edge just above the grid, so the edge runs obliquely through the instructions: (image, grid corners)."""
+    page, quad = _instructions(seed=0)
+    dim = (page.astype(np.float32) * 0.68).astype(np.uint8)
+    h, w = dim.shape
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    image = cv2.warpAffine(dim, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    corners = np.hstack([quad, np.ones((4, 1))]) @ turn.T
+    top = int(corners[:, 1].min()) - 50  # through the lines of instructions above the grid
+    return image[top:], corners - np.float64([0, top])
+
+
+def test_lines_cut_by_the_photo_edge_on_dim_paper_are_found():
+    """The frame beyond the photo's edge must not count as white paper: dim paper beside it read as ink, a
+    band the lines the edge crosses joined (one run several lines tall, not read)."""
+    image, corners = _dim_cut_page()
+    pictures = turn_text.line_pictures(image, corners, N)
+    assert len(pictures[0]) >= 4  # the lines below the one cut (a page frame warped on white found 2 here)
