@@ -55,10 +55,12 @@ KINDS = ("sudoku", "futoshiki", "takuzu")
 
 @dataclass
 class Truth:
-    """One image's expected puzzles (each a dict: kind, size, givens, relations, solution, corners or None)."""
+    """One image's expected puzzles (each a dict: kind, size, givens, relations, solution, corners or None);
+    ``outside``: the puzzles the photo cuts off (not scored; an answer read there is no extra answer)."""
 
     image: Path
     puzzles: list[dict]
+    outside: list[dict] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -112,9 +114,12 @@ def find_truths(folders: list[Path]) -> list[Truth]:
             js, dat = img.with_suffix(".json"), img.with_suffix(".dat")
             if js.exists():
                 rec = json.loads(js.read_text())
-                puzzles = [p for p in rec.get("puzzles", [rec]) if p.get("in_frame", True)]
+                if rec.get("image", img.name) != img.name:
+                    continue  # another picture of the same name (a stale copy): the truth is not its
+                every = rec.get("puzzles", [rec])
+                puzzles = [p for p in every if p.get("in_frame", True)]
                 if puzzles:
-                    truths.append(Truth(img, puzzles))
+                    truths.append(Truth(img, puzzles, [p for p in every if not p.get("in_frame", True)]))
             elif dat.exists():
                 table = outlines.setdefault(img.parent, _read_outlines(img.parent))
                 truths.append(Truth(img, [read_dat(dat, table.get(img.name))]))
@@ -209,6 +214,10 @@ def _turned_copy(grid, truth) -> bool:
     return any(np.rot90(t, k).tolist() == grid for k in (1, 2, 3))
 
 
+#: an answer whose quad lies this close (share of the side) to a puzzle the photo cuts off was read there
+OUTSIDE_TOLERANCE = 0.25
+
+
 def score_image(truth: Truth, records: list[dict], *, tolerance: float) -> dict:
     """Counts for one image (see the module doc)."""
     c = {"puzzles": 0, "found": 0, "cells_correct": 0, "cells_total": 0, "signs_correct": 0, "signs_total": 0,
@@ -219,7 +228,10 @@ def score_image(truth: Truth, records: list[dict], *, tolerance: float) -> dict:
     paired = {id(rec) for _, rec, _ in matched if rec is not None}
     for rec in records:
         if id(rec) not in paired and rec.get("status") == "solved" and rec.get("kind") in KINDS:
-            per_kind.setdefault(rec["kind"], dict.fromkeys(c, 0))["extra"] += 1
+            cut_off = rec.get("quad") is not None and any(
+                p.get("corners") and quad_error(rec["quad"], p["corners"]) <= OUTSIDE_TOLERANCE for p in truth.outside)
+            if not cut_off:
+                per_kind.setdefault(rec["kind"], dict.fromkeys(c, 0))["extra"] += 1
     for t, rec, found in matched:
         k = per_kind.setdefault(t["kind"], dict.fromkeys(c, 0))
         n = t["size"]

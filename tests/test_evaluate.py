@@ -144,3 +144,24 @@ def test_a_solved_record_matching_no_true_grid_is_an_extra_answer():
     assert s["extra"] == 0  # nothing drawn
     s = evaluate.score_image(t, [_record(t), _record(t, kind="takuzu", size=6, quad=inner)], tolerance=0.05)
     assert (s["sudoku"]["extra"], s["takuzu"]["extra"], s["takuzu"]["puzzles"]) == (0, 1, 0)
+
+
+def test_an_answer_on_a_puzzle_the_photo_cuts_off_is_no_extra_answer():
+    t = _truth()
+    cut = dict(t.puzzles[0], corners=[[200, 200], [300, 200], [300, 300], [200, 300]], in_frame=False)
+    t = evaluate.Truth(t.image, t.puzzles, [cut])
+    there = _record(t, quad=[[200, 200], [300, 200], [300, 292], [200, 292]])  # the part the photo shows
+    elsewhere = _record(t, quad=[[500, 500], [600, 500], [600, 600], [500, 600]])
+    s = evaluate.score_image(t, [_record(t), there, elsewhere], tolerance=0.05)["sudoku"]
+    assert (s["puzzles"], s["exact"], s["extra"]) == (1, 1, 1)
+
+
+def test_a_picture_its_truth_does_not_name_is_left_out(tmp_path):
+    import json
+
+    truth = {"image": "page.png", "puzzles": [{"kind": "sudoku", "size": 4, "givens": [[None] * 4] * 4,
+                                                "relations": [], "solution": None, "corners": SQUARE}]}
+    (tmp_path / "page.json").write_text(json.dumps(truth))
+    for name in ("page.png", "page.jpg"):
+        (tmp_path / name).write_bytes(b"")
+    assert [t.image.name for t in evaluate.find_truths([tmp_path])] == ["page.png"]
