@@ -11,6 +11,8 @@ so remnants of the ruled lines along the edges are not mistaken for a digit.
 from __future__ import annotations
 
 import math
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
@@ -141,6 +143,29 @@ def _touches_edge(mask: np.ndarray) -> bool:
     return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
 
+_threads_lock = threading.Lock()
+
+
+@contextmanager
+def opencv_alone():
+    """OpenCV kept to the calling thread (``cv2.setNumThreads(1)``) inside the block; as before after it.
+
+    For runs of many calls on small pictures (a grid's cells or glyphs): OpenCV shares out even a 48 x 48
+    labelling between its threads, and its helper thread then spins waiting for more work -- CPU burnt
+    beside the calling thread, which runs slower for the hand-offs (the glyphs of seven 16x16 grids: 630 ->
+    570 ms, and 1040 -> 570 ms of process CPU). The results are the same (OpenCV labels alike either way)."""
+    with _threads_lock:
+        before = cv2.getNumThreads()
+        if before > 1:
+            cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        if before > 1:
+            with _threads_lock:
+                cv2.setNumThreads(before)
+
+
 def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False,
             retrim: float | None = None, halo: int = 3) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
@@ -157,28 +182,29 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
     cut = max(1, round(trim * cell))
     wide_cut = max(1, round(retrim * cell)) if retrim is not None else cut
     out: list[list[CellInk]] = []
-    for r in range(n):
-        row: list[CellInk] = []
-        for c in range(n):
-            y0, x0 = r * cell + cut, c * cell + cut
-            y1, x1 = (r + 1) * cell - cut, (c + 1) * cell - cut
-            mask, height = _central_glyph(ink[y0:y1, x0:x1], pairs=pairs)
-            p_filled = 1.0 / (1.0 + math.exp(-(height - DIGIT_HEIGHT) / 0.025))
-            crop = None
-            if height >= DIGIT_HEIGHT - DOUBT_BAND and _touches_edge(mask) and cut > wide_cut:
-                # the glyph runs into the trimmed-off margin (a tall digit, a mesh a little off): look again
-                # with less trimmed, and take that when the glyph is whole there
-                wy0, wx0 = r * cell + wide_cut, c * cell + wide_cut
-                wy1, wx1 = (r + 1) * cell - wide_cut, (c + 1) * cell - wide_cut
-                wide, _ = _central_glyph(ink[wy0:wy1, wx0:wx1], pairs=pairs)
-                if wide.any() and not _touches_edge(wide):
-                    mask, (y0, x0, y1, x1) = wide, (wy0, wx0, wy1, wx1)
-            if height >= DIGIT_HEIGHT - DOUBT_BAND:
-                patch = stretched[y0:y1, x0:x1].copy()
-                patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
-                crop = patch
-            row.append(CellInk(height=height, p_filled=p_filled, crop=crop))
-        out.append(row)
+    with opencv_alone():  # many small pictures
+        for r in range(n):
+            row: list[CellInk] = []
+            for c in range(n):
+                y0, x0 = r * cell + cut, c * cell + cut
+                y1, x1 = (r + 1) * cell - cut, (c + 1) * cell - cut
+                mask, height = _central_glyph(ink[y0:y1, x0:x1], pairs=pairs)
+                p_filled = 1.0 / (1.0 + math.exp(-(height - DIGIT_HEIGHT) / 0.025))
+                crop = None
+                if height >= DIGIT_HEIGHT - DOUBT_BAND and _touches_edge(mask) and cut > wide_cut:
+                    # the glyph runs into the trimmed-off margin (a tall digit, a mesh a little off): look again
+                    # with less trimmed, and take that when the glyph is whole there
+                    wy0, wx0 = r * cell + wide_cut, c * cell + wide_cut
+                    wy1, wx1 = (r + 1) * cell - wide_cut, (c + 1) * cell - wide_cut
+                    wide, _ = _central_glyph(ink[wy0:wy1, wx0:wx1], pairs=pairs)
+                    if wide.any() and not _touches_edge(wide):
+                        mask, (y0, x0, y1, x1) = wide, (wy0, wx0, wy1, wx1)
+                if height >= DIGIT_HEIGHT - DOUBT_BAND:
+                    patch = stretched[y0:y1, x0:x1].copy()
+                    patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
+                    crop = patch
+                row.append(CellInk(height=height, p_filled=p_filled, crop=crop))
+            out.append(row)
     return out
 
 

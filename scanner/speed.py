@@ -4,8 +4,9 @@ In-process: every photo is read ``--repeat`` times by ``scanner.photo.scan_photo
 encoded, as the CLI does) in this one warm process, after one warm-up read; a photo's time is the best of
 its repeats (the machine may be shared: the best is the least disturbed). Printed per kind and size:
 photos, median / p90 / max milliseconds, the median CPU time of the reading thread (its best of the
-repeats; the background decoding and encoding threads not counted), and the median of each stage (``timings`` of the ``--json``
-record: load, find, mesh, read, revise, overlay, encode ...).
+repeats; the background decoding and encoding threads not counted), the median CPU time of the whole process
+(``proc``: every thread's, the decoding and encoding threads' and OpenCV's own too; its best of the repeats), and the
+median of each stage (``timings`` of the ``--json`` record: load, find, mesh, read, revise, overlay, encode ...).
 
 Cold start: ``scan-solve --json`` run as a new process on ``--cold`` of the photos, twice each; wall
 seconds median and max (imports, model loading and the first OpenCV calls included; modules compiled, as
@@ -42,22 +43,23 @@ def measure_in_process(photos: list[Path], *, repeat: int, out: Path) -> list[di
     from scanner import photo
     from solver.errors import ScanSolveError
 
-    def read(path: Path) -> tuple[float, float, list[dict]]:
-        start, cpu = time.perf_counter(), time.thread_time()
+    def read(path: Path) -> tuple[float, float, float, list[dict]]:
+        start, cpu, proc = time.perf_counter(), time.thread_time(), time.process_time()
         try:
             records = photo.scan_photo(path, out_dir=out)
         except ScanSolveError:
             records = []
-        return time.perf_counter() - start, time.thread_time() - cpu, records
+        return time.perf_counter() - start, time.thread_time() - cpu, time.process_time() - proc, records
 
     read(photos[0])  # warm-up: imports, models, first OpenCV calls
     rows = []
     for path in photos:
         runs = [read(path) for _ in range(repeat)]
-        seconds, _, records = min(runs, key=lambda t: t[0])
+        seconds, _, _, records = min(runs, key=lambda t: t[0])
         first = records[0] if records else {}
         rows.append({"photo": str(path), "kind": first.get("kind", "none"), "size": first.get("size", 0),
-                     "seconds": seconds, "cpu": min(t[1] for t in runs), "timings": first.get("timings", {})})
+                     "seconds": seconds, "cpu": min(t[1] for t in runs), "proc": min(t[2] for t in runs),
+                     "timings": first.get("timings", {})})
     return rows
 
 
@@ -88,22 +90,25 @@ def format_rows(rows: list[dict]) -> str:
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["kind"], row["size"]), []).append(row)
-    head = ["kind", "size", "photos", "median", "p90", "max", "cpu"] + stages
+    head = ["kind", "size", "photos", "median", "p90", "max", "cpu", "proc"] + stages
     lines = [head]
     for (kind, size), group in sorted(groups.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
         secs = [r["seconds"] for r in group]
         cpu = [r["cpu"] for r in group if "cpu" in r]
+        proc = [r["proc"] for r in group if "proc" in r]
         line = [kind, f"{size}x{size}" if size else "-", str(len(group)),
                 f"{_ms(secs, 0.5):.0f}", f"{_ms(secs, 0.9):.0f}", f"{_ms(secs, 1.0):.0f}",
-                f"{_ms(cpu, 0.5):.0f}" if cpu else "-"]
+                f"{_ms(cpu, 0.5):.0f}" if cpu else "-", f"{_ms(proc, 0.5):.0f}" if proc else "-"]
         for s in stages:
             vals = [r["timings"][s] for r in group if s in r["timings"]]
             line.append(f"{1000 * statistics.median(vals):.0f}" if vals else "-")
         lines.append(line)
     secs = [r["seconds"] for r in rows]
     cpu = [r["cpu"] for r in rows if "cpu" in r]
+    proc = [r["proc"] for r in rows if "proc" in r]
     lines.append(["all", "", str(len(rows)), f"{_ms(secs, 0.5):.0f}", f"{_ms(secs, 0.9):.0f}",
-                  f"{_ms(secs, 1.0):.0f}", f"{_ms(cpu, 0.5):.0f}" if cpu else "-"] + [""] * len(stages))
+                  f"{_ms(secs, 1.0):.0f}", f"{_ms(cpu, 0.5):.0f}" if cpu else "-",
+                  f"{_ms(proc, 0.5):.0f}" if proc else "-"] + [""] * len(stages))
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(line, widths)) for line in lines)
 
@@ -126,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = measure_in_process(photos, repeat=args.repeat, out=Path(tmp))
         cold = measure_cold(photos[:: max(1, len(photos) // max(args.cold, 1))][: args.cold], out=Path(tmp))
     print(f"in-process, best of {args.repeat}, milliseconds (cpu: median of the reading thread's own CPU time, "
-          f"steadier than the wall time on a shared machine; stages: median of each over the photos)")
+          f"steadier than the wall time on a shared machine; proc: of the whole process, every thread's; "
+          f"stages: median of each over the photos)")
     print(format_rows(rows))
     if cold:
         print(f"cold start (scan-solve --json as a new process), {len(cold)} runs: "

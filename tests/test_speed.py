@@ -6,16 +6,18 @@ from scanner.batch import bench
 
 
 def test_table_has_a_row_per_kind_and_size_and_every_stage():
-    rows = [{"photo": "a", "kind": "sudoku", "size": 9, "seconds": 0.2, "cpu": 0.15,
+    rows = [{"photo": "a", "kind": "sudoku", "size": 9, "seconds": 0.2, "cpu": 0.15, "proc": 0.25,
              "timings": {"load": 0.04, "find": 0.03}},
-            {"photo": "b", "kind": "sudoku", "size": 9, "seconds": 0.4, "cpu": 0.3, "timings": {"load": 0.05, "read": 0.1}},
-            {"photo": "c", "kind": "none", "size": 0, "seconds": 0.1, "cpu": 0.05, "timings": {}}]
+            {"photo": "b", "kind": "sudoku", "size": 9, "seconds": 0.4, "cpu": 0.3, "proc": 0.5,
+             "timings": {"load": 0.05, "read": 0.1}},
+            {"photo": "c", "kind": "none", "size": 0, "seconds": 0.1, "cpu": 0.05, "proc": 0.07, "timings": {}}]
     lines = speed.format_rows(rows).splitlines()
-    assert lines[0].split() == ["kind", "size", "photos", "median", "p90", "max", "cpu", "load", "find", "read"]
+    assert lines[0].split() == ["kind", "size", "photos", "median", "p90", "max", "cpu", "proc", "load", "find",
+                                "read"]
     sudoku = next(line.split() for line in lines if line.split()[0] == "sudoku")
-    assert sudoku[:7] == ["sudoku", "9x9", "2", "400", "400", "400", "300"]
-    assert sudoku[7:] == ["45", "30", "100"]
-    assert lines[-1].split()[:5] == ["all", "3", "200", "400", "400"]
+    assert sudoku[:8] == ["sudoku", "9x9", "2", "400", "400", "400", "300", "500"]
+    assert sudoku[8:] == ["45", "30", "100"]
+    assert lines[-1].split()[:7] == ["all", "3", "200", "400", "400", "150", "250"]
 
 
 def test_cached_page_names_keep_the_sudoku_name():

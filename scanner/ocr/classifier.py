@@ -24,7 +24,7 @@ from solver.errors import ExitCode, ScanSolveError
 
 from .engine import EMPTY, Reading, check_alphabet, ranked
 from .features import feature_rows
-from .glyph import normalise
+from .glyph import normalise_all
 from .mlp import MLP
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "digits.npz"
@@ -64,14 +64,21 @@ class ClassifierEngine:
         read many cells more than once (a sample to choose the turns and the binary screen's sample, then the
         whole grid). Keyed by the cell's shape, type and bytes, so the glyph is the one
         ``normalise`` would give (the features still depend on the batch: ``features.grid_reference``)."""
-        cell = np.asarray(cell)
-        key = (cell.shape, cell.dtype.str, cell.tobytes())
-        found = self._glyphs.get(key)
-        if found is None:
+        return self.glyphs([cell])[0]
+
+    def glyphs(self, cells: list[np.ndarray]) -> list:
+        """The glyphs of ``cells`` (``glyph``'s, in order), the cells not kept normalised together
+        (``glyph.normalise_all``: OpenCV kept to this thread for the run of small pictures)."""
+        cells = [np.asarray(c) for c in cells]
+        keys = [(c.shape, c.dtype.str, c.tobytes()) for c in cells]
+        glyphs = {key: self._glyphs[key] for key in keys if key in self._glyphs}
+        todo = {key: cell for key, cell in zip(keys, cells) if key not in glyphs}
+        glyphs.update(zip(todo, normalise_all(list(todo.values()))))
+        for key in todo:  # kept, as ``glyph`` keeps them
             if len(self._glyphs) >= GLYPHS_KEPT:
                 self._glyphs.clear()
-            found = self._glyphs[key] = normalise(cell)
-        return found
+            self._glyphs[key] = glyphs[key]
+        return [glyphs[key] for key in keys]
 
     def forget(self) -> None:
         """Drop the kept glyphs (``glyph``): a new photo's cells are not the last one's."""
@@ -89,7 +96,7 @@ class ClassifierEngine:
         """(N x C probabilities over ``model.classes`` (default the digit model), N blank flags) for one grid's
         cells."""
         model = model or self.model
-        glyphs = [self.glyph(c) for c in cells]
+        glyphs = self.glyphs(cells)
         blank = np.array([g.blank for g in glyphs], bool)
         probs = np.zeros((len(cells), len(model.classes)), np.float64)
         if len(cells):

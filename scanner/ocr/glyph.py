@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..cells import closing
+from ..cells import closing, opencv_alone
 
 #: Side of the normalised glyph picture.
 SIDE = 28
@@ -179,3 +179,9 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
         peak, snr, area / max(gh * gw, 1), len(keep), area / (h * w),
     ], np.float32)
     return Glyph(image, stats, False)
+
+
+def normalise_all(cells: list[np.ndarray], *, side: int = SIDE, inner: int = INNER) -> list[Glyph]:
+    """``[normalise(cell) for cell in cells]``, OpenCV kept to the calling thread (``cells.opencv_alone``)."""
+    with opencv_alone():
+        return [normalise(cell, side=side, inner=inner) for cell in cells]

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from .. import circles
+from ..cells import opencv_alone
 from .ruled import engine_read, read_ruled, readings_key, spread
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  #: box shape (rows, cols) per size
@@ -241,7 +242,8 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
     outside the alphabet stays out (not renormalised). ``style`` (optional) receives ``"letters"``: how likely the grid is a
     letter print (from the first call)."""
     wholes = engine_read(engine, crops, alphabet=alphabet) if crops else []
-    splits = [_split(crop) for crop in crops]
+    with opencv_alone():  # many small pictures
+        splits = [_split(crop) for crop in crops]
     pieces = [part for parts, p, _ in splits if p > 0.0 for part in parts]
     halves = iter(engine_read(engine, pieces, alphabet="0123456789") if pieces else [])
     as_letters, as_numbers = [], []
