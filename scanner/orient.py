@@ -277,7 +277,7 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     z = float(votes[axis] / np.sqrt(lines)) if lines else 0.0
     sure = lines >= MIN_LINES and agree >= MIN_AGREE and abs(z) >= MIN_Z
     if sure:
-        return Orientation(_turn_of(axis, z), round(agree, 3), round(z, 2), lines, axis=axis)
+        return Orientation(turn_of(axis, z), round(agree, 3), round(z, 2), lines, axis=axis)
     # the tiles alone cannot tell: read whole text lines too, along both directions (the other one serves
     # ``likely_turn``: short stacks of letters can outnumber the real lines in the tiles)
     line_zs, joints, splits = [], [], []
@@ -296,7 +296,7 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     # along it and cannot confirm it (a photo's edge cutting sideways text to short stacks of letters made 10
     # tile lines and the whole lines across those stacks run along the rows: decided upright, turned 90)
     sure = lines >= MIN_LINES and abs(joint) >= MIN_JOINT_Z and not contradicts
-    return Orientation(_turn_of(axis, joint) if sure else None, round(agree, 3), round(joint, 2), lines,
+    return Orientation(turn_of(axis, joint) if sure else None, round(agree, 3), round(joint, 2), lines,
                        round(line_z, 2), axis=axis, contradicted=contradicts, evidence=tuple(joints),
                        split=tuple(splits))
 
@@ -326,7 +326,7 @@ def _guess_by_tiles(found: Orientation) -> int:
     if found.axis == 0:
         return 2 if found.z <= -GUESS_Z else 0
     side = found.agree >= GUESS_SIDE_AGREE and found.lines >= GUESS_SIDE_LINES and abs(found.z) >= GUESS_SIDE_Z
-    return _turn_of(1, found.z) if side else 0
+    return turn_of(1, found.z) if side else 0
 
 
 def _guess_by_evidence(found: Orientation) -> int:
@@ -336,10 +336,10 @@ def _guess_by_evidence(found: Orientation) -> int:
         return 0
     if axis == 0:
         return 2 if strong <= -GUESS_Z else 0
-    return _turn_of(1, strong) if abs(strong) >= GUESS_CROSS_Z else 0
+    return turn_of(1, strong) if abs(strong) >= GUESS_CROSS_Z else 0
 
 
-def _turn_of(axis: int, z: float) -> int:
+def turn_of(axis: int, z: float) -> int:
     """Quarter turns the page is turned clockwise, for text running along ``axis`` (0: rows) whose tops
     point up-or-left (``z`` > 0) or down-or-right."""
     return (0 if z > 0 else 2) if axis == 0 else (1 if z > 0 else 3)

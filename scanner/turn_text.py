@@ -220,17 +220,31 @@ def _reader():
     from .ocr import tesseract
     try:
         tesseract.tool()
-    except ScanSolveError:
+    except ScanSolveError:  # missing, failing or too old: the turn is told without it
         _MISSING.append(True)
         return None
     return functools.partial(tesseract.read_words, psm=PSM)
+
+
+def against_shape(found: orient.Orientation, turn: int) -> bool:
+    """Whether the text lines' shape (``found``, undecided) leans clearly away from ``turn``: its best guess
+    (``orient.likely_turn``) another turn, or its joint evidence along ``turn``'s direction at least
+    ``orient.GUESS_Z`` the other way."""
+    guess = orient.likely_turn(found)
+    if guess not in (0, turn):
+        return True
+    axis = turn % 2
+    z = found.evidence[axis]
+    return abs(z) >= orient.GUESS_Z and orient.turn_of(axis, z) != turn
 
 
 def refine(found: orient.Orientation, image: np.ndarray, quad: np.ndarray, n: int) -> orient.Orientation:
     """``found`` (``orient.page_turn``'s reading of the grid with corners ``quad`` (4, 2) (x, y, as seen) of
     ``n`` cells in ``image`` (H, W[, 3])) with what the text lines read by OCR add when it is not sure: the
     turn when they tell it surely, else the likely turn (``read``) when they lean clearly one way. Unchanged
-    when sure already or when no OCR engine is installed."""
+    when sure already or when no OCR engine is installed. The words never decide surely against the lines'
+    shape where that leans clearly another way (``against_shape``: say an upside-down solution box beside
+    little upright text); they give the likely turn then."""
     if found.turn is not None:
         return found
     read_words = _reader()
@@ -238,9 +252,11 @@ def refine(found: orient.Orientation, image: np.ndarray, quad: np.ndarray, n: in
         return found
     try:
         scores = vote(image, quad, n, read_words=read_words).scores
-    except (RuntimeError, OSError):  # the engine failed on this picture (pytesseract.TesseractError): no word
-        return found
+    except Exception:  # noqa: BLE001 -- the engine failed, timed out or answered oddly on this picture: a hint
+        return found  # only, so no words
     sure, likely = decide(scores)
-    if sure is not None:
+    if sure is not None and not against_shape(found, sure):
         return dataclasses.replace(found, turn=sure, read=sure)
+    if sure is not None:
+        return dataclasses.replace(found, read=sure)
     return dataclasses.replace(found, read=likely)

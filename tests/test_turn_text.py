@@ -111,6 +111,66 @@ def test_an_engine_failing_on_the_picture_leaves_it_undecided(monkeypatch):
     assert turn_text.refine(found, page, quad, N) is found
 
 
+def test_an_engine_answering_oddly_or_crashing_leaves_it_undecided(monkeypatch):
+    """Any failure of the optional OCR (a cv2 or parse error, not only the engine's own) means no words."""
+    def odd(picture):
+        raise ValueError("invalid literal for int() with base 10: 'x'")
+
+    monkeypatch.setattr(turn_text, "_reader", lambda: odd)
+    page, quad = _instructions(seed=3)
+    found = orient.Orientation(None, 1.0, 0.5, 2)
+    assert turn_text.refine(found, page, quad, N) is found
+
+
+def test_a_tesseract_failing_on_its_version_check_counts_as_missing(monkeypatch):
+    """pytesseract raises CalledProcessError for a program failing ``--version`` and SystemExit for one too
+    old: both are a missing engine (a one-line error for ``--engine tesseract``, no words for the turn)."""
+    import subprocess
+
+    pytesseract = pytest.importorskip("pytesseract")
+    from solver.errors import ScanSolveError
+    from scanner.ocr import tesseract
+
+    for failure in (subprocess.CalledProcessError(127, ["tesseract", "--version"]), SystemExit(1)):
+        def version(failure=failure):
+            raise failure
+
+        monkeypatch.setattr(pytesseract, "get_tesseract_version", version)
+        with pytest.raises(ScanSolveError):
+            tesseract._pytesseract()
+
+
+def test_unparsable_lines_of_the_words_table_are_left_out(monkeypatch):
+    import subprocess
+    from types import SimpleNamespace
+
+    from scanner.ocr import tesseract
+
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+    table = "\n".join([header, "5\t1\t1\t1\t1\t1\t10\t20\t30\t12\t91.5\tEvery",
+                        "5\t1\t1\t1\t1\t2\tx\t20\t30\t12\t90\tbroken", "5\t1\t1\t1\t1\t3\t50\t20\t9\t12\t-1\t "])
+    fake = SimpleNamespace(pytesseract=SimpleNamespace(tesseract_cmd="tesseract"))
+    monkeypatch.setattr(tesseract, "tool", lambda: fake)
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: SimpleNamespace(returncode=0, stdout=table.encode(), stderr=b""))
+    assert tesseract.read_words(np.full((40, 80), 255, np.uint8)) == [("Every", 91.5, 10, 20, 30, 12)]
+
+
+def test_words_do_not_decide_surely_against_the_lines_shape(monkeypatch):
+    """A clear lead of the words for a turn decides it, unless the lines' shape leans clearly the other way
+    along that direction (an upside-down solution box beside little upright text): then it is the guess."""
+    monkeypatch.setattr(turn_text, "decide", lambda scores: (2, 2))
+    monkeypatch.setattr(turn_text, "vote", lambda *a, **k: turn_text.Vote((0.0, 0.0, 40.0, 0.0), ((),) * 4))
+    monkeypatch.setattr(turn_text, "_reader", lambda: (lambda picture: []))
+    page, quad = _instructions(seed=3)
+    leaning_up = orient.Orientation(None, 1.0, 1.0, 6, evidence=(orient.GUESS_Z + 0.5, 0.0))
+    found = turn_text.refine(leaning_up, page, quad, N)
+    assert (found.turn, found.read) == (None, 2)
+    unclear = orient.Orientation(None, 1.0, 0.5, 6, evidence=(1.0, 0.2))
+    found = turn_text.refine(unclear, page, quad, N)
+    assert (found.turn, found.read) == (2, 2)
+    assert turn_text.against_shape(leaning_up, 0) is False and turn_text.against_shape(leaning_up, 2) is True
+
+
 def test_a_likely_turn_read_from_the_words_is_the_guess():
     found = orient.Orientation(None, 1.0, 3.0, 30, axis=0, read=3)
     assert orient.likely_turn(found) == 3
