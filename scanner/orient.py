@@ -186,34 +186,56 @@ def line_score(profile: np.ndarray) -> float:
     return float(np.clip(line_vote(profile, weights=LINE_WEIGHTS), -LINE_CLIP, LINE_CLIP))
 
 
-def text_lines(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN) -> list[np.ndarray]:
-    """Row profiles of the whole text lines in a frame's ink ``mask`` (S, S) bool (``ink``; text lines running
-    along the rows: turn the mask first for the other direction), right up to the grid (the grid itself,
-    ``n`` cells of ``cell`` pixels in the middle, left out): glyph-sized components joined along the rows by
-    a gap of about a glyph's height; a joined run at least 4 times as long as tall and 3 glyphs long is a line.
-    Each profile is straightened (``aligned_profile``) and has two paper rows either side."""
+@dataclass(frozen=True)
+class Runs:
+    """Glyphs of a frame's ink joined into runs along the rows (``joined_runs``): ``keep`` (S, S) bool, the
+    glyph-sized components' pixels; ``labels`` (S, S) int32, each pixel's run (0: none); ``boxes`` (k, 5)
+    OpenCV stats of the runs (x, y, w, h, area; row 0 the background); ``tall``: the glyphs' median height."""
+
+    keep: np.ndarray
+    labels: np.ndarray
+    boxes: np.ndarray
+    tall: float
+
+
+def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, min_glyphs: int = 3) -> Runs | None:
+    """The glyph-sized components of a frame's ink ``mask`` (S, S) bool (``ink``; text along the rows: turn
+    the mask first for the other direction), the grid itself (``n`` cells of ``cell`` pixels in the middle)
+    left out, joined along the rows by a gap of about a glyph's height (``Runs``); None when fewer than
+    ``min_glyphs`` glyphs are found."""
     m = int(round(margin * cell))
     g0, g1 = m - int(0.15 * cell), m + n * cell + int(0.15 * cell)
     marks = mask.astype(np.uint8)
     marks[g0:g1, g0:g1] = 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
     glyph = (area >= 3) & (h >= 3) & (h <= 1.2 * cell) & (w <= 1.5 * cell)
     glyph[0] = False
-    if glyph.sum() < 5:
-        return []
+    if glyph.sum() < min_glyphs:
+        return None
     keep = glyph[labels]
     tall = float(np.median(h[glyph]))
     k = max(3, int(round(1.2 * tall)))
     joined = cv2.dilate(keep.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
-    count, runs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    _, runs, boxes, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    return Runs(keep, runs, boxes, tall)
+
+
+def text_lines(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN) -> list[np.ndarray]:
+    """Row profiles of the whole text lines in a frame's ink ``mask`` (S, S) bool (``ink``; text lines running
+    along the rows: turn the mask first for the other direction), right up to the grid (``joined_runs``): a
+    joined run at least 4 times as long as tall and 3 glyphs long is a line. Each profile is straightened
+    (``aligned_profile``) and has two paper rows either side."""
+    found = joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=5)
+    if found is None:
+        return []
     out = []
-    for i in range(1, count):
-        x, y, ww, hh, _ = stats[i]
-        if ww < 4 * hh or hh < 3 or ww < 3 * tall:
+    for i in range(1, len(found.boxes)):
+        x, y, ww, hh, _ = found.boxes[i]
+        if ww < 4 * hh or hh < 3 or ww < 3 * found.tall:
             continue
         box = np.zeros((hh + 6, ww), bool)
-        box[3:-3] = keep[y:y + hh, x:x + ww] & (runs[y:y + hh, x:x + ww] == i)
+        box[3:-3] = found.keep[y:y + hh, x:x + ww] & (found.labels[y:y + hh, x:x + ww] == i)
         out.append(aligned_profile(box, strips=max(2, min(16, int(ww / (3 * hh))))))
     return out
 

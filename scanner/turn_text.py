@@ -46,35 +46,22 @@ class Vote:
 
 def line_boxes(mask: np.ndarray, *, cell: int, n: int, margin: float = orient.MARGIN) -> list[tuple[int, int, int, int]]:
     """(x, y, w, h) boxes of the whole text lines running along the rows in a frame's ink ``mask`` (S, S) bool,
-    the grid in its middle left out: glyph-sized components joined along the rows (as ``orient.text_lines``);
-    a joined run at least 3 glyphs long, 3 times as long as tall and at most ``ONE_LINE`` glyphs tall."""
-    m = int(round(margin * cell))
-    g0, g1 = m - int(0.15 * cell), m + n * cell + int(0.15 * cell)
-    marks = mask.astype(np.uint8)
-    marks[g0:g1, g0:g1] = 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
-    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
-    glyph = (area >= 3) & (h >= 3) & (h <= 1.2 * cell) & (w <= 1.5 * cell)
-    glyph[0] = False
-    if glyph.sum() < 3:
+    the grid in its middle left out (``orient.joined_runs``): a joined run at least 3 glyphs long, 3 times as
+    long as tall and at most ``ONE_LINE`` glyphs tall."""
+    found = orient.joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=3)
+    if found is None:
         return []
-    keep = glyph[labels]
-    tall = float(np.median(h[glyph]))
-    k = max(3, int(round(1.2 * tall)))
-    joined = cv2.dilate(keep.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
-    count, runs, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     out = []
-    for i in range(1, count):
-        x, y, ww, hh, _ = stats[i]
-        if ww < 3 * hh or hh < 3 or ww < 3 * tall or hh > ONE_LINE * tall:
+    for x, y, ww, hh, _ in found.boxes[1:]:
+        if ww < 3 * hh or hh < 3 or ww < 3 * found.tall or hh > ONE_LINE * found.tall:
             continue
         out.append((int(x), int(y), int(ww), int(hh)))
     return out
 
 
-def _crop(image: np.ndarray, to_frame: np.ndarray, box, *, size: int, quarter: int) -> np.ndarray:
+def _crop(gray: np.ndarray, to_frame: np.ndarray, box, *, size: int, quarter: int) -> np.ndarray:
     """The box (x, y, w, h) of the frame (in the frame turned ``quarter`` x 90 degrees counter-clockwise,
-    ``size`` pixels a side) warped from ``image`` at LINE_HEIGHT pixels for the box's height, turned back so
+    ``size`` pixels a side) warped from the photo ``gray`` (H, W) uint8 at LINE_HEIGHT pixels for the box's height, turned back so
     the line runs along the rows (gray uint8)."""
     x, y, w, h = box
     pad = PAD * h
@@ -89,7 +76,6 @@ def _crop(image: np.ndarray, to_frame: np.ndarray, box, *, size: int, quarter: i
     dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
     h_frame = cv2.getPerspectiveTransform(pts.astype(np.float32), dst)
     warp = h_frame @ to_frame
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     crop = cv2.warpPerspective(gray, warp, (out_w, out_h), flags=cv2.INTER_CUBIC,
                                borderMode=cv2.BORDER_REPLICATE)
     return crop[:, :MAX_WIDTH]
@@ -103,11 +89,10 @@ def _clean(crop: np.ndarray) -> np.ndarray:
     return out.astype(np.uint8)
 
 
-def _frame_ink(image: np.ndarray, to_frame: np.ndarray, *, size: int, cell: int) -> np.ndarray:
+def _frame_ink(gray: np.ndarray, to_frame: np.ndarray, *, size: int, cell: int) -> np.ndarray:
     """(size, size) bool ink of the frame (``orient.ink``), the photo's edge pixels carried on past it: paper
     beyond the edge taken for white made the photo's own paper beside it read as ink, and a text line cut
     by the edge joined to that band. Nothing beyond the edge is ink."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     picture = cv2.warpPerspective(gray, to_frame, (size, size), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
     inside = cv2.warpPerspective(np.full(gray.shape, 255, np.uint8), to_frame, (size, size),
@@ -127,13 +112,14 @@ def line_pictures(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = or
     size = int(round(side + 2 * m))
     dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
     to_frame = cv2.getPerspectiveTransform(np.float32(quad), dst)
-    mask = _frame_ink(image, to_frame, size=size, cell=cell)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # once: the photo is large
+    mask = _frame_ink(gray, to_frame, size=size, cell=cell)
     out = {}
     for axis in (0, 1):
         boxes = line_boxes(mask if axis == 0 else np.rot90(mask, k=1), cell=cell, n=n)
         boxes = [b for b in boxes if b[3] * seen / cell >= MIN_SEEN]  # too small in the photo to be read
         boxes = sorted(boxes, key=lambda b: -b[2])[:MAX_LINES]  # the longest
-        crops = [_clean(_crop(image, to_frame, b, size=size, quarter=axis)) for b in boxes]
+        crops = [_clean(_crop(gray, to_frame, b, size=size, quarter=axis)) for b in boxes]
         # along the rows: upright = turn 0; along the columns (the mask turned counter-clockwise): turn 1
         out[axis] = crops
         out[axis + 2] = [np.ascontiguousarray(np.rot90(c, k=2)) for c in crops]
