@@ -77,3 +77,22 @@ def test_ink_gray_is_the_darkest_channel():
         assert np.array_equal(gray, image.min(axis=2))
     flat = rng.integers(0, 256, (6, 6), dtype=np.uint8)
     assert ruled.ink_gray(flat) is flat
+
+
+def test_the_pages_words_are_not_read_for_a_reading_far_behind_another_kinds():
+    """``takuzu.far_behind``: a reading the photo stage can never answer with (another kind's reading of the
+    grid likelier by more than revise.MAX_COST) is not worth the page's words; without other readings, or
+    within MAX_COST of them, it is."""
+    from scanner import revise
+
+    n = 8
+    cand = types.SimpleNamespace(quad=np.zeros((4, 2), np.float32), size=n)
+    ours = [[[(1, 0.5), (None, 0.5)] for _ in range(n)] for _ in range(n)]  # 64 cells at log 0.5: -44.4
+    ll = n * n * np.log(0.5)
+    loaded = load.from_array(np.full((64, 64, 3), 255, np.uint8))
+    assert not takuzu.far_behind(loaded, cand, [ours])
+    for other, behind in ((ll + revise.MAX_COST + 1.0, True), (ll + revise.MAX_COST - 1.0, False)):
+        loaded.memo[ruled.readings_key(cand, "futoshiki")] = [types.SimpleNamespace(log_likelihood=lambda v=other: v)]
+        assert takuzu.far_behind(loaded, cand, [ours]) is behind
+    better = [[[(1, 0.99)] for _ in range(n)] for _ in range(n)]
+    assert not takuzu.far_behind(loaded, cand, [ours, better])  # the likeliest of the turns counts

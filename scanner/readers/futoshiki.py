@@ -436,12 +436,14 @@ class FutoshikiReader:
         mesh_full = mesh_small.scaled(1.0 / scale)
         relations = turn_relations(sign_options, n, quarter)
         fit = [c[0][1] for row in cands for c in row if c[0][0] is not None]
-        return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands,
+        readings = [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands,
                             fit=float(np.mean(np.log(fit))) if fit else 0.0,
                             picture=np.ascontiguousarray(np.rot90(digits_pic, k=-quarter)), cell=READ_CELL,
                             relations=relations,
                             boxes=None if grid is None else box_quads(grid, quarter, factor=1.0 / scale),
                             filled=np.rot90(np.array([[ink.p_filled for ink in row] for row in inks]), k=-quarter))]
+        loaded.memo[ruled.readings_key(candidate, "futoshiki")] = readings  # for the Takuzu reader's look
+        return readings
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
                     index: int = 0) -> Puzzle:

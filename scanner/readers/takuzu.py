@@ -231,10 +231,25 @@ def same_upside_down(first: list, second: list) -> bool:
     return _turned(best, 2) == [[cell[0][0] for cell in row] for row in second]
 
 
-def page_orientation(loaded, mesh_small, n: int, *, timer) -> orient.Orientation:
+def far_behind(loaded, candidate, cands_list: list) -> bool:
+    """Whether another kind's reading of ``candidate`` (the Sudoku and Futoshiki readers', kept in
+    ``loaded.memo``; with ``--kind auto`` they read the grid first) is likelier than each of ``cands_list``
+    (n x n candidates, best first) by more than ``revise.MAX_COST``. The photo stage never answers with such a
+    reading (solved, it is unreadable: the photo reads far better as another kind), so its turn is not
+    worth the page's words (``turn_text``, a few hundred ms): a Futoshiki grid read as circles, say."""
+    others = [r.log_likelihood() for kind in ("sudoku", "futoshiki")
+              for r in loaded.memo.get(readings_key(candidate, kind), ())]
+    if not others or not cands_list:
+        return False
+    ours = max(sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row) for cands in cands_list)
+    return bool(max(others) - revise.MAX_COST > ours)
+
+
+def page_orientation(loaded, mesh_small, n: int, *, timer, words: bool = True) -> orient.Orientation:
     """The page's ``orient.Orientation`` from the text around the grid. Read from the detection copy when it
     has ``orient.FRAME_CELL`` pixels per cell, else from the full picture; when the text's shape does not
-    tell, its words are read too, from the full picture (``turn_text.refine``; not without an OCR engine)."""
+    tell, its words are read too, from the full picture (``turn_text.refine``; not without an OCR engine,
+    nor when ``words`` is false)."""
     with timer.stage("orient"):
         quad = np.asarray(mesh_small.quad, np.float64)
         per_cell = float(np.linalg.norm(quad[0] - quad[2])) / (1.414 * n)
@@ -242,7 +257,7 @@ def page_orientation(loaded, mesh_small, n: int, *, timer) -> orient.Orientation
             found = orient.page_turn(loaded.small, quad, n)
         else:
             found = orient.page_turn(loaded.image, quad / loaded.scale, n)
-    if found.turn is None:
+    if found.turn is None and words:
         with timer.stage("orient text"):
             found = turn_text.refine(found, loaded.image, quad / loaded.scale, n)
     return found
@@ -304,7 +319,8 @@ class TakuzuReader:
                 # circles look alike every way up: the page's text tells the turn, or it stays unknown and the
                 # grid is given as seen -- or as the text's weak evidence has it when that clearly outweighs the
                 # odds of an upright photo (``orient.likely_turn``); drawn right in the photo either way
-                found = page_orientation(loaded, mesh_small, n, timer=timer)
+                found = page_orientation(loaded, mesh_small, n, timer=timer,
+                                         words=not far_behind(loaded, candidate, [cands]))
                 quarter = page_quarter(found)
                 turn_known = quarter is not None
                 if quarter is None:
@@ -328,7 +344,8 @@ class TakuzuReader:
                     return []  # other digits than 0 and 1: not a Takuzu
                 page, lean = None, None
                 if len(close_turns(readings)) > 1:  # the digits cannot tell the turn: ask the page
-                    found = page_orientation(loaded, mesh_small, n, timer=timer)
+                    found = page_orientation(loaded, mesh_small, n, timer=timer,
+                                             words=not far_behind(loaded, candidate, [t[2] for t in readings]))
                     page = page_quarter(found)
                     lean = None if found.read is None else (-found.read) % 4
                 chosen = plausible_turns(readings, page)
