@@ -7,14 +7,17 @@ black (1) circles.
                kept out of the likelihood (so a Sudoku's 2..9 make a poor Takuzu reading)
 
 The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
-same every way up, so the text of the page around the grid decides (``scanner.orient``); when it cannot
-tell surely, the grid is given in the likeliest turn (``orient.likely_turn``: as seen in the photo unless the
-weak evidence clearly outweighs that) with ``turn_known`` false (the overlay is right either way).
+same every way up, so the text of the page around the grid decides: the shape of its lines
+(``scanner.orient``), and when that does not tell, its words read by OCR (``scanner.turn_text``; skipped for
+a reading another kind's far outweighs, ``far_behind``); when neither tells surely, the grid is given in the
+likeliest turn (``orient.likely_turn``: as seen in the photo unless the weak evidence, or the words' lean,
+clearly outweighs that) with ``turn_known`` false (the overlay is right either way).
 Digits decide the turn alone when one turn reads clearly best; a 0 and a 1 can look alike upside down, so
 when another turn comes close the page's text decides, and when it cannot, every close turn is returned:
 Takuzu's rules hold in every turn, so they all solve and the photo is reported unreadable, not upside down --
 except when the two close turns are each other upside down and read the same (bar 1s, oval 0s): either
-draws the same answer into the photo, so the likelier is given with ``turn_known`` false, as circles are.
+draws the same answer into the photo, so the likelier (the one the page's words lean to, when they do) is
+given with ``turn_known`` false, as circles are.
 """
 from __future__ import annotations
 
