@@ -548,8 +548,6 @@ def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: 
     breaks = np.nonzero(np.diff(idx) > 3)[0] + 1
     pos = []
     for g in np.split(idx, breaks):
-        # a faint run beside a line (a column of marks' stray ink) is no part of it: the strongest run tells where
-        g = g[profile[g] >= 0.8 * profile[g].max()]
         if g[-1] - g[0] > 4 * edge + 4:  # (or at the very ends: a line along the block merged with it)
             pos += [g[0], g[0] + edge, g[-1] - edge, g[-1]]
         else:
@@ -729,25 +727,18 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         # (not the outline's bounding rectangle: it found a grid joined to a wider title bar, and also an 8 x 8
         # part of a photographed 9 x 9 whose lines it skewed)
         _search(gray, quad, kept, sizes=sizes)
-    # an outline whose lines showed only bent may be its grid's outline a row's half off at one side (a thin
-    # border lost along a title bar): the evenly spaced lattices of its size in and around it are checked too,
-    # and one whose lines show straight replaces it (``_keep``)
-    for cand in [k for k in kept if k.bent]:
-        _search(gray, cand.quad, kept, sizes=(cand.size,), replacing=cand)
     kept.sort(key=lambda k: -k.area)
     return kept
 
 
-def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes,
-            replacing: Candidate | None = None) -> bool:
+def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes) -> bool:
     """Check the lattices proposed in and around ``frame`` (``lattices_near``); the best confirmed one that
-    lies on no found grid (but ``replacing``, the candidate whose outline ``frame`` is) is kept (``_keep``).
-    Returns whether one was."""
+    lies on no found grid is kept (``_keep``). Returns whether one was."""
     best = None
     for inner in lattices_near(gray, frame, sizes=sizes):
         if not _sides_ok(inner) or cv2.contourArea(inner) < MIN_AREA_FRACTION * gray.size:
             continue
-        if any(_shared(inner, k.quad) > 0.2 for k in kept if k is not replacing):
+        if any(_shared(inner, k.quad) > 0.2 for k in kept):
             continue  # puzzles do not overlap: a lattice partly on a found grid is that grid shifted
         n, score, lines, bent = _check(gray, inner, sizes=sizes)
         if n and score >= SEARCH_SCORE and (best is None or score > best.score) and _ends_clean(gray, inner, n):
