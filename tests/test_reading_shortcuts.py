@@ -169,6 +169,56 @@ def test_count_cells_tests_every_size_as_one_size_at_a_time_does():
                 assert got == alone
 
 
+def _count_cells_reference(rows, cols, *, span, sizes, level):
+    """count_cells written plainly, one size and one expected line at a time (the rule of its docstring): an
+    independent reference for the vectorised one."""
+    from scanner import grid_find
+
+    def peak(profile, at, tol):
+        lo, hi = max(0, int(np.round(at - tol))), min(len(profile), int(np.round(at + tol)) + 1)
+        return float(profile[lo:hi].max()) if hi > lo else 0.0
+
+    start, stop = span
+    fits = {}
+    for n in sizes:
+        step = (stop - start) / n
+        peaks = np.array([[peak(p, start + step * i, max(2.0, 0.22 * step)) for i in range(n + 1)] for p in (rows, cols)])
+        mids = np.array([[peak(p, start + step * (i + 0.5), 0.15 * step) for i in range(n)] for p in (rows, cols)])
+        inner = peaks[:, 1:-1]
+        strong = max(level, 0.8 * float(np.median(inner))) if inner.size else level
+        if ((inner >= level).mean() >= 0.85 and int((mids >= strong).sum()) <= max(1.0, 0.2 * n)
+                and peaks[:, [0, -1]].min() >= level * 0.8):
+            fits[n] = (float(inner.mean() - mids.mean()), peaks)
+    if not fits:
+        return 0, 0.0
+    n = max(fits)
+    while n % 2 == 0 and n // 2 in fits and fits[n][1][:, 0::2].mean() - fits[n][1][:, 1::2].mean() > grid_find.ALTERNATE:
+        n //= 2
+    return n, fits[n][0]
+
+
+def test_count_cells_matches_a_plain_reference():
+    from scanner import grid_find
+
+    rng = np.random.default_rng(7)
+    side, margin = 480, 14.4
+    span = (margin, side - 1 - margin)
+    for trial in range(60):
+        n = int(rng.choice([4, 6, 9, 12, 16, 20]))
+        at = np.round(margin + (side - 1 - 2 * margin) * np.arange(n + 1) / n).astype(int)
+        rows, cols = rng.random(side) * 0.5, rng.random(side) * 0.5
+        rows[at] = rng.uniform(0.3, 1.0, n + 1)
+        cols[at] = rng.uniform(0.3, 1.0, n + 1)
+        if trial % 3 == 0:  # every other line faint: n / 2 may be taken
+            rows[at[1::2]] *= 0.6
+            cols[at[1::2]] *= 0.6
+        for sizes in (grid_find.SIZES, (n,), (n // 2, n)):
+            for level in (grid_find.LINE_LEVEL, 0.35):
+                got = grid_find.count_cells(rows, cols, span=span, sizes=sizes, level=level)
+                want = _count_cells_reference(rows, cols, span=span, sizes=sizes, level=level)
+                assert got[0] == want[0] and got[1] == pytest.approx(want[1], abs=1e-12), (trial, sizes, level)
+
+
 def test_gradient_histograms_count_only_the_pixels_with_a_gradient_in_their_order():
     from scanner.ocr.features import BINS, BLOCKS, _hog
     from scanner.ocr.glyph import SIDE
