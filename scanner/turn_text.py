@@ -22,13 +22,9 @@ import numpy as np
 
 from . import orient
 
-LINE_HEIGHT = 28  #: pixels a text line's box (ascenders to descenders) is read at (see MAX_LINES)
+LINE_HEIGHT = 32  #: pixels a text line's box (ascenders to descenders) is read at
 PAD = 0.3  #: share of a line's height added around its box
-MAX_LINES = 3  #: lines read per direction (the longest)
-#: 28 px and 3 lines (before: 32 px, 4): the engine's CPU goes mostly to the lines it reads as words and to its
-#: start; on the 323 undecided grids of the calibration below the step's CPU went 240 -> 212 ms a grid (median
-#: 247 -> 220), decided + guessed right 233 -> 232 (dev collections 114 -> 115; the others one fewer each on the
-#: retired held-outs and the fresh pages), none wrong; a wrong turn's score came to at most 0.27 of the right one's
+MAX_LINES = 4  #: lines read per direction (the longest)
 MAX_WIDTH = 640  #: most pixels of one line read (at LINE_HEIGHT)
 GAP = 20  #: paper between the stacked lines
 #: Tesseract's page segmentation: 11 = sparse text, every word wherever it stands. As one block of lines (6), a

@@ -225,5 +225,4 @@ def test_lines_cut_by_the_photo_edge_on_dim_paper_are_found():
     band the lines the edge crosses joined (one run several lines tall, not read)."""
     image, corners = _dim_cut_page()
     pictures = turn_text.line_pictures(image, corners, N)
-    # the lines below the one cut, as many as are read (a page frame warped on white found 2 here)
-    assert turn_text.MAX_LINES >= 3 and len(pictures[0]) == turn_text.MAX_LINES
+    assert len(pictures[0]) >= 4  # the lines below the one cut (a page frame warped on white found 2 here)
