@@ -171,3 +171,22 @@ def test_missing_tesseract_is_a_clear_usage_error(monkeypatch):
     with pytest.raises(ScanSolveError) as err:
         get_engine("tesseract")
     assert err.value.exit_code == ExitCode.USAGE and "tesseract" in str(err.value)
+
+
+def test_the_tesseract_engine_failing_on_a_grid_is_one_clear_unreadable_error():
+    """``--engine tesseract``: the program failing or timing out on a grid's batch is a ScanSolveError with the
+    unreadable exit code (one line for the user), not a traceback."""
+    from types import SimpleNamespace
+
+    from solver.errors import ExitCode, ScanSolveError
+    from scanner.ocr import tesseract
+
+    def broken(*args, **kwargs):
+        assert kwargs.get("timeout") == tesseract.ENGINE_TIMEOUT
+        raise RuntimeError("Tesseract process timeout")
+
+    engine = tesseract.TesseractEngine.__new__(tesseract.TesseractEngine)
+    engine.tess, engine.lang, engine.per_cell = SimpleNamespace(image_to_pdf_or_hocr=broken), "eng", False
+    with pytest.raises(ScanSolveError) as caught:
+        engine._chars(np.full((40, 40), 255, np.uint8), 6, "0123456789")
+    assert caught.value.exit_code == ExitCode.UNREADABLE and "timeout" in str(caught.value)

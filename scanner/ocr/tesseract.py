@@ -40,6 +40,9 @@ MARK_CONTRAST = 0.5
 MARK_HEIGHT = 0.25
 #: Probability given to "." when Tesseract finds nothing where the cell has a mark.
 MISSED_EMPTY = 0.5
+#: seconds one batch call may take before the grid is given up as unreadable: a bound for a stuck program, far
+#: above the ~1 s a 16 x 16 grid's batch takes
+ENGINE_TIMEOUT = 30.0
 _CHAR = re.compile(r"x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)[^>]*>([^<]*)<")
 
 
@@ -116,7 +119,12 @@ class TesseractEngine:
     def _chars(self, image: np.ndarray, psm: int, alphabet: str) -> list[tuple[str, float, float, float]]:
         """Tesseract's characters in ``image``: (symbol, confidence 0..100, centre x, centre y)."""
         config = f"--psm {psm} -c tessedit_char_whitelist={alphabet} -c hocr_char_boxes=1"
-        hocr = self.tess.image_to_pdf_or_hocr(image, lang=self.lang, config=config, extension="hocr")
+        try:
+            hocr = self.tess.image_to_pdf_or_hocr(image, lang=self.lang, config=config, extension="hocr",
+                                                  timeout=ENGINE_TIMEOUT)
+        except (RuntimeError, OSError) as err:  # pytesseract's TesseractError, its timeout, a vanished program
+            raise ScanSolveError(f"the tesseract engine failed: {str(err).strip()[:120] or type(err).__name__}",
+                                 exit_code=ExitCode.UNREADABLE) from None
         out = []
         for x0, y0, x1, y1, conf, text in _CHAR.findall(hocr.decode("utf-8", "replace")):
             text = text.strip()
