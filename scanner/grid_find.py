@@ -704,7 +704,7 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     rejected: list[np.ndarray] = []
     for quad in order:
         area = float(cv2.contourArea(quad))
-        host = [k for k in kept if _inside(quad, k.quad)]
+        host = [k for k in kept if inside(quad, k.quad)]
         if any(area < INNER_SHARE * k.area for k in host):
             continue
         n, score, lines, bent = _check(gray, quad, sizes=sizes)
@@ -721,7 +721,7 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     for quad in rejected:
         if searched >= SEARCH_OUTLINES:
             break
-        if any(overlap(quad, k.quad) >= 0.7 or _inside(k.quad, quad) for k in kept):
+        if any(overlap(quad, k.quad) >= 0.7 or inside(k.quad, quad) for k in kept):
             continue  # an outline of a found grid, or a frame (the page) around one
         searched += 1
         # (not the outline's bounding rectangle: it found a grid joined to a wider title bar, and also an 8 x 8
@@ -768,10 +768,10 @@ def _keep(kept: list[Candidate], cand: Candidate) -> None:
     measured at the lines it followed, so an outline a row's half off at one side (a border lost along a
     title bar, a curled corner) scores as well as the true one, which the even spacing confirms."""
     twin = next((i for i, k in enumerate(kept)
-                 if overlap(cand.quad, k.quad) >= 0.7 or _inside(cand.quad, k.quad) or _inside(k.quad, cand.quad)),
+                 if overlap(cand.quad, k.quad) >= 0.7 or inside(cand.quad, k.quad) or inside(k.quad, cand.quad)),
                 None)
     if twin is None:
-        kept[:] = [k for k in kept if not _inside(k.quad, cand.quad)] + [cand]
+        kept[:] = [k for k in kept if not inside(k.quad, cand.quad)] + [cand]
         return
     other = kept[twin]
     if other.size == cand.size and other.bent != cand.bent:
@@ -780,7 +780,7 @@ def _keep(kept: list[Candidate], cand: Candidate) -> None:
         better = cand.score > other.score + 0.1
     if better:
         kept[twin] = cand
-        kept[:] = [k for i, k in enumerate(kept) if i == twin or not _inside(k.quad, cand.quad)]
+        kept[:] = [k for i, k in enumerate(kept) if i == twin or not inside(k.quad, cand.quad)]
 
 
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -797,7 +797,7 @@ def _shared(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / smaller) if smaller > 0 else 0.0
 
 
-def _inside(inner: np.ndarray, outer: np.ndarray) -> bool:
+def inside(inner: np.ndarray, outer: np.ndarray) -> bool:
     """True when most of ``inner``'s centre and corners lie inside ``outer``."""
     contour = outer.reshape(-1, 1, 2).astype(np.float32)
     pts = list(inner) + [inner.mean(axis=0)]

@@ -180,6 +180,14 @@ def nth_overlay(first: Path, index: int) -> Path:
     return first.with_name(f"{first.stem}.{index + 1}{first.suffix}")
 
 
+def unnested(found: list, own: list) -> list:
+    """``found`` (``grid_find`` candidates) then ``own`` (candidates a kind's own finder found: Futoshiki's box
+    grids), less the found ones lying inside one of ``own`` of another size. Puzzles do not nest: a ruled
+    lattice inside a box grid is part of it (its boxes' edges taken for lines), never a puzzle of its own --
+    read, it could be solved and drawn there."""
+    return [f for f in found if not any(o.size != f.size and grid_find.inside(f.quad, o.quad) for o in own)] + own
+
+
 def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overlay_to: Path | None,
                  input_path: Path | None, debug_dir: Path | None, engine: str, draw: bool,
                  solve: Callable[[Puzzle], object], max_grids: int, reader, timer: Timer,
@@ -188,10 +196,12 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
     an overlay must never overwrite."""
     with timer.stage("find"):
         found = grid_find.find_grids(loaded.small)
+        own = []  # grids a kind's own finder found (Futoshiki's boxes)
         for kind_reader in chosen:
             extra = getattr(kind_reader, "find", None)
             if extra is not None:
-                found += [c for c in extra(loaded.small) if not any(grid_find.same_quad(c.quad, f.quad) for f in found)]
+                own += [c for c in extra(loaded.small) if not any(grid_find.same_quad(c.quad, f.quad) for f in found + own)]
+        found = unnested(found, own)
         candidates = [c for c in found if any(r.accepts(c) for r in chosen)]
     if not candidates:
         debug.write_stage(debug_dir, "01_quad.jpg", debug.quad_picture(loaded.small, found, None))

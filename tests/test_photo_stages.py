@@ -174,3 +174,19 @@ def test_a_glyph_running_into_the_trimmed_margin_is_looked_at_again_whole():
     dark_rows = lambda crop: int((crop < 128).any(axis=1).sum())  # noqa: E731
     assert dark_rows(whole.crop) > dark_rows(trimmed.crop)
     assert trimmed.p_filled == whole.p_filled  # the decision filled / empty does not change
+
+
+def test_a_ruled_lattice_inside_a_box_grid_of_another_size_is_no_puzzle_of_its_own():
+    from types import SimpleNamespace
+
+    from scanner import photo
+
+    def cand(x, y, side, size):
+        return SimpleNamespace(quad=np.float32([[x, y], [x + side, y], [x + side, y + side], [x, y + side]]), size=size)
+
+    boxes9 = cand(100, 100, 360, 9)
+    part4 = cand(120, 180, 160, 4)  # four of its boxes a side, read as a ruled 4x4
+    twin9 = cand(102, 101, 358, 9)  # the same grid seen as ruled: same size, kept (the readers choose)
+    beside = cand(500, 100, 160, 4)  # another puzzle beside it
+    assert photo.unnested([part4, twin9, beside], [boxes9]) == [twin9, beside, boxes9]
+    assert photo.unnested([part4], []) == [part4]
