@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .grid_find import gray_of
+
 FRAME_CELL = 44  #: most pixels per grid cell of the frame picture (fewer when the photo has fewer)
 MARGIN = 7.0  #: cells of page read around the grid on every side
 TILE = 4  #: tile side in cells (several text lines, little enough that curl keeps them straight)
@@ -93,18 +95,32 @@ class Orientation:
         return self.turn is not None
 
 
-def frame(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_CELL,
-          margin: float = MARGIN) -> np.ndarray:
-    """The page around the grid (gray, (S, S), S = (n + 2 * margin) * cell) warped so that the grid with corners
-    ``quad`` (4, 2) (x, y) top-left, top-right, bottom-right, bottom-left in ``image`` (H, W[, 3]) fills the
+def frame_cell(quad: np.ndarray, n: int, *, cell: int = FRAME_CELL) -> tuple[int, float]:
+    """(pixels per cell the frame is read at, pixels per cell as seen) for the grid with corners ``quad``
+    (4, 2) (x, y) of ``n`` cells: ``cell`` at most, fewer when the image has fewer (16 at least)."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    seen = float(np.linalg.norm(quad[0] - quad[2]) + np.linalg.norm(quad[1] - quad[3])) / (2 * 1.4142 * n)
+    return int(max(16, min(cell, round(seen)))), seen
+
+
+def frame_transform(quad: np.ndarray, n: int, *, cell: int = FRAME_CELL,
+                    margin: float = MARGIN) -> tuple[np.ndarray, int]:
+    """(the (3, 3) homography from the image to the frame, the frame's side S = (n + 2 * margin) * cell): the
+    grid with corners ``quad`` (4, 2) (x, y) top-left, top-right, bottom-right, bottom-left fills the frame's
     middle square, axis-aligned."""
     side = n * cell
     m = margin * cell
     size = int(round(side + 2 * m))
     dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
-    h = cv2.getPerspectiveTransform(np.float32(quad), dst)
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return cv2.warpPerspective(gray, h, (size, size), flags=cv2.INTER_LINEAR,
+    return cv2.getPerspectiveTransform(np.float32(quad), dst), size
+
+
+def frame(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_CELL,
+          margin: float = MARGIN) -> np.ndarray:
+    """The page around the grid (gray, (S, S), ``frame_transform``) of ``image`` (H, W[, 3]), paper beyond
+    the image's edge."""
+    h, size = frame_transform(quad, n, cell=cell, margin=margin)
+    return cv2.warpPerspective(gray_of(image), h, (size, size), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=255)
 
 
@@ -268,8 +284,7 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     top-right, bottom-right, bottom-left as seen in the image) of ``n`` cells a side in ``image`` (H, W[, 3]).
     The frame is read at ``cell`` pixels per grid cell at most, fewer when the image has fewer."""
     quad = np.asarray(quad, np.float64).reshape(4, 2)
-    seen = float(np.linalg.norm(quad[0] - quad[2]) + np.linalg.norm(quad[1] - quad[3])) / (2 * 1.4142 * n)
-    cell = int(max(16, min(cell, round(seen))))
+    cell, _ = frame_cell(quad, n, cell=cell)
     mask = ink(frame(image, quad, n, cell=cell), cell=cell)
     size = mask.shape[0]
     m = int(round(MARGIN * cell))

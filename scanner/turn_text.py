@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from . import orient
+from .grid_find import gray_of
 
 LINE_HEIGHT = 32  #: pixels a text line's box (ascenders to descenders) is read at
 PAD = 0.3  #: share of a line's height added around its box
@@ -106,13 +107,9 @@ def line_pictures(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = or
     ``n`` cells) read as if the page were turned ``quarter`` x 90 degrees clockwise in ``image`` (so the
     picture is upright for the right quarter)."""
     quad = np.asarray(quad, np.float64).reshape(4, 2)
-    seen = float(np.linalg.norm(quad[0] - quad[2]) + np.linalg.norm(quad[1] - quad[3])) / (2 * 1.4142 * n)
-    cell = int(max(16, min(cell, round(seen))))
-    side, m = n * cell, orient.MARGIN * cell
-    size = int(round(side + 2 * m))
-    dst = np.float32([[m, m], [m + side, m], [m + side, m + side], [m, m + side]])
-    to_frame = cv2.getPerspectiveTransform(np.float32(quad), dst)
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # once: the photo is large
+    cell, seen = orient.frame_cell(quad, n, cell=cell)
+    to_frame, size = orient.frame_transform(quad, n, cell=cell)
+    gray = gray_of(image)  # once: the photo is large
     mask = _frame_ink(gray, to_frame, size=size, cell=cell)
     out = {}
     for axis in (0, 1):
