@@ -147,17 +147,24 @@ def test_peaks_near_is_the_highest_value_in_each_window():
             assert np.array_equal(got[:, k], want)
 
 
+def _ruled_profiles(rng, *, side: int, margin: float, noise: float):
+    """A random grid size n, its n + 1 line positions and row / column profiles (side,): noise up to ``noise``
+    everywhere, the lines 0.3..1.0 at the positions of n even cells between the margins."""
+    n = int(rng.choice([4, 6, 9, 12, 16, 20]))
+    at = np.round(margin + (side - 1 - 2 * margin) * np.arange(n + 1) / n).astype(int)
+    rows, cols = rng.random(side) * noise, rng.random(side) * noise
+    rows[at] = rng.uniform(0.3, 1.0, n + 1)
+    cols[at] = rng.uniform(0.3, 1.0, n + 1)
+    return n, at, rows, cols
+
+
 def test_count_cells_tests_every_size_as_one_size_at_a_time_does():
     from scanner import grid_find
 
     rng = np.random.default_rng(6)
     side, margin = 480, 14.4
     for trial in range(40):
-        n = int(rng.choice([4, 6, 9, 12, 16, 20]))
-        at = np.round(margin + (side - 1 - 2 * margin) * np.arange(n + 1) / n).astype(int)
-        rows, cols = rng.random(side) * 0.4, rng.random(side) * 0.4
-        rows[at] = rng.uniform(0.3, 1.0, n + 1)
-        cols[at] = rng.uniform(0.3, 1.0, n + 1)
+        n, _, rows, cols = _ruled_profiles(rng, side=side, margin=margin, noise=0.4)
         for sizes in (grid_find.SIZES, (n,), (n // 2, n)):
             got = grid_find.count_cells(rows, cols, span=(margin, side - 1 - margin), sizes=sizes)
             # one size at a time: the largest that fits (halved when every other line is much fainter)
@@ -204,11 +211,7 @@ def test_count_cells_matches_a_plain_reference():
     side, margin = 480, 14.4
     span = (margin, side - 1 - margin)
     for trial in range(60):
-        n = int(rng.choice([4, 6, 9, 12, 16, 20]))
-        at = np.round(margin + (side - 1 - 2 * margin) * np.arange(n + 1) / n).astype(int)
-        rows, cols = rng.random(side) * 0.5, rng.random(side) * 0.5
-        rows[at] = rng.uniform(0.3, 1.0, n + 1)
-        cols[at] = rng.uniform(0.3, 1.0, n + 1)
+        n, at, rows, cols = _ruled_profiles(rng, side=side, margin=margin, noise=0.5)
         if trial % 3 == 0:  # every other line faint: n / 2 may be taken
             rows[at[1::2]] *= 0.6
             cols[at[1::2]] *= 0.6

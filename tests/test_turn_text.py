@@ -101,22 +101,14 @@ def test_no_engine_leaves_the_orientation_as_it_was(monkeypatch):
     assert turn_text.refine(sure, page, quad, N) is sure
 
 
-def test_an_engine_failing_on_the_picture_leaves_it_undecided(monkeypatch):
+@pytest.mark.parametrize("failure", [RuntimeError("tesseract failed"),
+                                     ValueError("invalid literal for int() with base 10: 'x'")])
+def test_an_engine_failing_or_answering_oddly_leaves_it_undecided(monkeypatch, failure):
+    """Any failure of the optional OCR (the engine's own, or a cv2 or parse error) means no words."""
     def broken(picture):
-        raise RuntimeError("tesseract failed")
+        raise failure
 
     monkeypatch.setattr(turn_text, "_reader", lambda: broken)
-    page, quad = _instructions(seed=3)
-    found = orient.Orientation(None, 1.0, 0.5, 2)
-    assert turn_text.refine(found, page, quad, N) is found
-
-
-def test_an_engine_answering_oddly_or_crashing_leaves_it_undecided(monkeypatch):
-    """Any failure of the optional OCR (a cv2 or parse error, not only the engine's own) means no words."""
-    def odd(picture):
-        raise ValueError("invalid literal for int() with base 10: 'x'")
-
-    monkeypatch.setattr(turn_text, "_reader", lambda: odd)
     page, quad = _instructions(seed=3)
     found = orient.Orientation(None, 1.0, 0.5, 2)
     assert turn_text.refine(found, page, quad, N) is found
