@@ -101,8 +101,14 @@ class GridReading:
 
     def log_likelihood(self) -> float:
         """Sum of log p of every cell's and pair's best candidate (the raw reading's likelihood)."""
-        total = sum(math.log(max(cell[0][1], 1e-12)) for row in self.cands for cell in row)
-        return total + sum(math.log(max(options[0][1], 1e-12)) for _, options in self.relations)
+        pairs = sum(math.log(max(options[0][1], 1e-12)) for _, options in self.relations)
+        return cells_log_likelihood(self.cands) + pairs
+
+
+def cells_log_likelihood(cands) -> float:
+    """Sum of log p of every cell's best candidate in ``cands`` (n x n, best first): the cells' part of
+    ``GridReading.log_likelihood`` (the same in every turn of the grid)."""
+    return sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row)
 
 
 class Reader(Protocol):

@@ -30,7 +30,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise, turn_text
-from . import GridReading
+from . import GridReading, cells_log_likelihood
 from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast, readings_key, second_look
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
@@ -244,7 +244,7 @@ def far_behind(loaded, candidate, cands_list: list) -> bool:
               for r in loaded.memo.get(readings_key(candidate, kind), ())]
     if not others or not cands_list:
         return False
-    ours = max(sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row) for cands in cands_list)
+    ours = max(cells_log_likelihood(cands) for cands in cands_list)
     return bool(max(others) - revise.MAX_COST > ours)
 
 
