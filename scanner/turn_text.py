@@ -195,15 +195,11 @@ _MISSING: list[bool] = []  #: set once the OCR engine was found missing (not ask
 
 
 def _reader():
-    """Tesseract's ``read_words``, or None when pytesseract or the tesseract program is missing."""
+    """Tesseract's ``read_words`` (in this process, else the program), or None when no Tesseract is installed."""
     if _MISSING:
         return None
-    from solver.errors import ScanSolveError
-
     from .ocr import tesseract
-    try:
-        tesseract.tool()
-    except ScanSolveError:  # missing, failing or too old: the turn is told without it
+    if tesseract.words_engine() is None:  # missing, failing or too old: the turn is told without it
         _MISSING.append(True)
         return None
     return functools.partial(tesseract.read_words, psm=PSM)

@@ -3,8 +3,6 @@ both directions and stacked, each in the two turns its direction allows, in one 
 turn decide only on a clear lead; without an OCR engine nothing changes."""
 from __future__ import annotations
 
-import shutil
-
 import cv2
 import numpy as np
 import pytest
@@ -142,6 +140,7 @@ def test_unparsable_lines_of_the_words_table_are_left_out(monkeypatch):
     table = "\n".join([header, "5\t1\t1\t1\t1\t1\t10\t20\t30\t12\t91.5\tEvery",
                         "5\t1\t1\t1\t1\t2\tx\t20\t30\t12\t90\tbroken", "5\t1\t1\t1\t1\t3\t50\t20\t9\t12\t-1\t "])
     fake = SimpleNamespace(pytesseract=SimpleNamespace(tesseract_cmd="tesseract"))
+    monkeypatch.setitem(tesseract._engines, "eng", None)  # no engine in this process: the program is asked
     monkeypatch.setattr(tesseract, "tool", lambda: fake)
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: SimpleNamespace(returncode=0, stdout=table.encode(), stderr=b""))
     assert tesseract.read_words(np.full((40, 80), 255, np.uint8)) == [("Every", 91.5, 10, 20, 30, 12)]
@@ -169,8 +168,13 @@ def test_a_likely_turn_read_from_the_words_is_the_guess():
     assert not found.sure
 
 
+def _no_tesseract() -> bool:
+    from scanner.ocr import tesseract
+    return tesseract.words_engine() is None
+
+
 @pytest.mark.tesseract
-@pytest.mark.skipif(shutil.which("tesseract") is None, reason="the tesseract binary is not installed")
+@pytest.mark.skipif(_no_tesseract(), reason="neither tesserocr nor the tesseract program is installed")
 @pytest.mark.parametrize("turn", [0, 1, 2, 3])
 def test_tesseract_reads_two_lines_of_instructions_the_right_way_up(turn):
     """Two lines above the grid, too few for the lines' shapes (``orient``), are read the right way up."""
@@ -191,6 +195,7 @@ def test_a_missing_tesseract_is_asked_for_once_and_then_left_alone(monkeypatch):
         raise ScanSolveError("the tesseract engine needs the tesseract program")
 
     monkeypatch.setattr(tesseract, "tool", missing)
+    monkeypatch.setitem(tesseract._engines, "eng", None)  # nor the engine in this process (tesserocr)
     monkeypatch.setattr(turn_text, "_MISSING", [])
     page, quad = _instructions(seed=4)
     found = orient.Orientation(None, 1.0, 0.5, 2)

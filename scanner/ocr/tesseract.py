@@ -8,7 +8,8 @@ dark and tall as a glyph are "." without asking Tesseract. ``per_cell=True`` ask
 (mode 10), the slow way, kept to measure the difference.
 
 ``read_words``: the words of a picture of text lines with their confidences and boxes, in one call
-(``scanner.turn_text`` reads which way up a page is from them).
+(``scanner.turn_text`` reads which way up a page is from them), by one Tesseract kept in the process (the
+tesserocr package) or, without it, by the tesseract program.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import functools
 import os
 import re
 import subprocess
+import threading
 
 import cv2
 import numpy as np
@@ -169,18 +171,116 @@ def tool():
     return _pytesseract()
 
 
-#: seconds one ``read_words`` call may take before it is given up: a bound for a stuck program, far above the
+#: seconds one ``read_words`` call may take before it is given up: a bound for a stuck engine, far above the
 #: 0.3 .. 0.7 s a call on 16 stacked text lines took on a loaded 2-core machine
 WORDS_TIMEOUT = 10.0
+#: where Debian's tesseract-ocr-eng (and other systems' packages) keep the models, tried after TESSDATA_PREFIX
+TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+                 "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata")
+_LANGS_AT = re.compile(r'languages in "([^"]+)"')
+
+
+def tessdata_dir(lang: str = "eng") -> str | None:
+    """The folder holding ``lang``'s model (``eng.traineddata``): TESSDATA_PREFIX (the folder or its parent),
+    the known package folders (``TESSDATA_DIRS``), or the one the tesseract program names
+    (``tesseract --list-langs``); None when none holds it."""
+    found = [os.environ[k] for k in ("TESSDATA_PREFIX",) if os.environ.get(k)]
+    found = [d for prefix in found for d in (prefix, os.path.join(prefix, "tessdata"))] + list(TESSDATA_DIRS)
+    for folder in found:
+        if os.path.isfile(os.path.join(folder, f"{lang}.traineddata")):
+            return folder
+    try:
+        done = subprocess.run(["tesseract", "--list-langs"], capture_output=True, timeout=10.0)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    named = _LANGS_AT.search(done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace"))
+    if named and os.path.isfile(os.path.join(named.group(1), f"{lang}.traineddata")):
+        return named.group(1)
+    return None
+
+
+# The words are read by ONE Tesseract kept in this process (the tesserocr package, which holds the library):
+# no program started and no model loaded per call (about 75 ms of the subprocess's cost on a blank picture), no
+# PNG written and parsed, and the library lets go of Python's lock while it reads, so a thread may read the
+# words while another goes on. The tesseract program is the fallback when tesserocr is missing or fails to start.
+_lock = threading.Lock()  #: one call at a time uses the engine (tesserocr's engines are not thread-safe)
+_engines: dict = {}  #: lang -> the tesserocr engine, or None when it could not be made (not tried again)
+_forsaken: list = []  #: engines a forked child inherited (maybe mid-read): never used nor freed there
+
+
+def _forget_after_fork() -> None:
+    global _lock
+    _lock = threading.Lock()
+    _forsaken.extend(_engines.values())
+    _engines.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def _in_process(lang: str):
+    """This process's tesserocr engine for ``lang`` (made on first use; with ``_lock`` held), or None when the
+    package, its library or the model is missing or the engine fails to start."""
+    if lang not in _engines:
+        engine = None
+        try:
+            # one thread: a library built with OpenMP spent twice the CPU for the same words on a busy machine
+            # (read when the library loads; the wheel's own library has no OpenMP)
+            os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+            import tesserocr
+
+            folder = tessdata_dir(lang)
+            if folder is not None:
+                engine = tesserocr.PyTessBaseAPI(path=os.path.join(folder, ""), lang=lang)
+        except Exception:  # noqa: BLE001 -- missing, broken or failing: the program is asked instead
+            engine = None
+        _engines[lang] = engine
+    return _engines[lang]
+
+
+def words_engine(lang: str = "eng") -> str | None:
+    """What ``read_words`` reads with: "tesserocr" (in this process), "program" (the tesseract program), or
+    None when neither is installed."""
+    if _engines.get(lang) is not None:  # made already: no wait for a read in another thread
+        return "tesserocr"
+    with _lock:
+        if _in_process(lang) is not None:
+            return "tesserocr"
+    try:
+        tool()
+    except ScanSolveError:
+        return None
+    return "program"
 
 
 def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng") -> list[tuple[str, float, int, int, int, int]]:
     """The words Tesseract reads in ``picture`` (h, w) uint8 (dark text on light paper), in ONE call:
-    [(text, confidence 0..100, x, y, w, h), ...] with each word's box in ``picture``'s pixels. The picture is
-    piped to the program run on one thread (OMP_THREAD_LIMIT=1: its OpenMP threads spent twice the CPU for
-    the same words on a busy machine); a line of its output that does not parse is left out. Raises
-    ``ScanSolveError`` when pytesseract or the tesseract program is missing, ``RuntimeError`` when the program
-    fails or times out, ``OSError`` when it cannot be started."""
+    [(text, confidence 0..100, x, y, w, h), ...] with each word's box in ``picture``'s pixels; a line of the
+    engine's table that does not parse is left out. Read by this process's own engine (``_in_process``), else
+    by the tesseract program (``_read_by_program``). Raises ``ScanSolveError`` when neither is installed,
+    ``RuntimeError`` when the engine fails or times out (``WORDS_TIMEOUT``), ``OSError`` when the program
+    cannot be started."""
+    with _lock:
+        engine = _in_process(lang)
+        if engine is not None:
+            picture = np.ascontiguousarray(picture, dtype=np.uint8)
+            if picture.ndim != 2:
+                raise ValueError(f"a gray picture is read, not one of shape {picture.shape}")
+            height, width = picture.shape
+            engine.SetPageSegMode(psm)
+            engine.SetImageBytes(picture.tobytes(), width, height, 1, width)
+            try:
+                if not engine.Recognize(timeout=int(WORDS_TIMEOUT * 1000)):
+                    raise RuntimeError("tesseract failed or timed out")
+                return _words_of(engine.GetTSVText(0))
+            finally:
+                engine.Clear()
+    return _read_by_program(picture, psm=psm, lang=lang)
+
+
+def _read_by_program(picture: np.ndarray, *, psm: int, lang: str) -> list[tuple[str, float, int, int, int, int]]:
+    """``read_words`` by the tesseract program: the picture piped in as PNG, the program run on one thread
+    (OMP_THREAD_LIMIT=1)."""
     tess = tool()
     ok, png = cv2.imencode(".png", picture)
     if not ok:
@@ -193,8 +293,13 @@ def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng") 
         raise RuntimeError("tesseract timed out") from None
     if done.returncode != 0:
         raise RuntimeError("tesseract failed: " + done.stderr.decode("utf-8", "replace")[-200:])
+    return _words_of(done.stdout.decode("utf-8", "replace"))
+
+
+def _words_of(table: str) -> list[tuple[str, float, int, int, int, int]]:
+    """The words of Tesseract's TSV ``table`` (level 5 lines; the header and lines that do not parse left out)."""
     out = []
-    for line in done.stdout.decode("utf-8", "replace").splitlines()[1:]:
+    for line in table.splitlines():
         fields = line.split("\t")
         if len(fields) < 12 or fields[0] != "5":  # level 5: a word
             continue
