@@ -26,6 +26,10 @@ DIGIT_HEIGHT = 0.28  #: a digit is at least this share of the cell tall
 EDGE_BAND, EDGE_SHARE = 0.15, 0.75
 WIDE_TRIM = 0.04  #: a trim to look again with at a glyph running into the usual trimmed margin (``retrim``)
 DOUBT_BAND = 0.08  #: glyph heights this close to DIGIT_HEIGHT are read anyway, with their doubt kept
+#: ``measure``'s faint strokes are darker than the paper by at least this many times its grain (``paper_grain``):
+#: on a grainy photo's paper a lower level joins blots of the texture to the glyphs
+FAINT_GRAIN = 6.0
+FAINT_STROKE = 0.2  #: widest faint stroke ``faint_strokes`` finds, as a share of the cell
 
 
 @dataclass
@@ -139,6 +143,37 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
     return mask, float(max(rows[-1] - rows[0], cols[-1] - cols[0]) + 1) / size
 
 
+def paper_grain(norm: np.ndarray, level: float) -> float:
+    """The paper's grain in ``norm`` (``normalise``'s picture): the robust spread (1.4826 x median absolute
+    value) of its fine detail (the picture less its 5 x 5 median) over the pixels lighter than ``level``, taken
+    on every third row and column (a spread of hundreds of thousands of pixels needs no more)."""
+    detail = (norm - cv2.medianBlur(norm, 5))[::3, ::3]
+    paper = norm[::3, ::3] > level
+    return 1.4826 * float(np.median(np.abs(detail[paper]))) if paper.any() else 0.0
+
+
+def faint_strokes(norm: np.ndarray, *, cell: int, share: float, floor: float) -> np.ndarray:
+    """(H, W) bool: the thin dark strokes of ``norm`` (``normalise``'s picture of a grid of ``cell`` px cells),
+    however pale: pixels darker than their surroundings once strokes up to FAINT_STROKE of a cell wide are
+    closed away, by more than ``share`` (of the paper) and ``floor`` (the paper's grain). A blurred glyph's soft
+    edge is no stroke (it only slopes down to the paper), the arms of an E are."""
+    return (closing(norm, k=int(FAINT_STROKE * cell) | 1) - norm) > max(share, floor)
+
+
+def _with_faint(mask: np.ndarray, ink: np.ndarray, faint: np.ndarray) -> np.ndarray:
+    """``mask`` (the glyph's components at the page's ink level) with the faint strokes joined to it: the
+    components of ``faint`` (``faint_strokes``) that hold some of the glyph, but not the ink of
+    the components the glyph left out (a ruled line's remnant, a neighbour's piece)."""
+    grown = faint & (mask | ~ink)
+    count, labels = cv2.connectedComponents(grown.astype(np.uint8), connectivity=8)
+    if count <= 2:
+        return grown if count == 2 and mask.any() else mask
+    held = np.zeros(count, bool)
+    held[labels[mask]] = True
+    held[0] = False
+    return held[labels] | mask
+
+
 def _touches_edge(mask: np.ndarray) -> bool:
     return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
 
@@ -167,17 +202,23 @@ def opencv_alone():
 
 
 def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False,
-            retrim: float | None = None, halo: int = 3) -> list[list[CellInk]]:
+            retrim: float | None = None, halo: int = 3, faint: float | None = None) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
 
     ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there);
     ``pairs``: cells may print two glyphs side by side (Sudoku 16x16 numbers 10..16); ``retrim`` (e.g.
     ``WIDE_TRIM``): a glyph running into the trimmed-off margin is looked at again with only this trimmed;
-    ``halo``: a crop keeps the pixels within a ``halo`` x ``halo`` square of its glyph's ink (the rest white).
+    ``halo``: a crop keeps the pixels within a ``halo`` x ``halo`` square of its glyph's ink (the rest white);
+    ``faint`` (a share of the print's contrast): that ink also takes in the thin strokes joined to the glyph that
+    are darker than their surroundings by this much (``faint_strokes``; the glyph's height is measured without).
     """
     norm = normalise(gray, cell=cell)
     dark = float(np.percentile(norm, 1.5))
     ink = norm < _level_below(dark)  # ink_level(norm)
+    strokes = None
+    if faint is not None:
+        strokes = faint_strokes(norm, cell=cell, share=faint * max(1.0 - dark, 0.15),
+                                floor=FAINT_GRAIN * paper_grain(norm, _level_below(dark)))
     stretched = (np.clip((norm - dark) / max(1.0 - dark, 0.1), 0.0, 1.0) * 255).astype(np.uint8)
     cut = max(1, round(trim * cell))
     wide_cut = max(1, round(retrim * cell)) if retrim is not None else cut
@@ -201,6 +242,8 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
                         mask, (y0, x0, y1, x1) = wide, (wy0, wx0, wy1, wx1)
                 if height >= DIGIT_HEIGHT - DOUBT_BAND:
                     patch = stretched[y0:y1, x0:x1].copy()
+                    if strokes is not None:
+                        mask = _with_faint(mask, ink[y0:y1, x0:x1], strokes[y0:y1, x0:x1])
                     patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
                     crop = patch
                 row.append(CellInk(height=height, p_filled=p_filled, crop=crop))

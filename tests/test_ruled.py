@@ -83,3 +83,58 @@ def test_second_look_takes_a_glyph_glare_cut_to_a_piece_from_the_stretched_pictu
     assert inks[2][2].height >= ruled.FRAGMENT_GAIN * first[2][2].height  # ...the whole of it when stretched
     kept = [(r, c) for r in range(9) for c in range(9) if inks[r][c] is first[r][c] and first[r][c].crop is not None]
     assert len(kept) >= 20  # glyphs whole at the page-wide level keep their crops
+
+
+def _pale_armed_e(n: int, at: tuple[int, int], *, arms: int) -> np.ndarray:
+    """A dewarped n x n grid with black ruled lines and, at cell ``at``, an E whose stem is dark and whose three
+    arms are drawn at gray ``arms`` (a thin print's arms, paled by a blurred photo)."""
+    pic = _grid_picture(n, {(r, (5 * r) % n): ("4", 15) for r in range(n) if (r, (5 * r) % n) != at})
+    r, c = at
+    x, y = c * CELL + 18, r * CELL + 12
+    for dy in (0, 11, 22):
+        cv2.line(pic, (x + 2, y + dy), (x + 13, y + dy), arms, 1)
+    cv2.line(pic, (x, y), (x, y + 22), 15, 3)
+    return cv2.GaussianBlur(pic, (3, 3), 0)
+
+
+def test_a_16x16_crop_keeps_the_faint_strokes_joined_to_its_glyph():
+    pic = _pale_armed_e(16, (5, 6), arms=150)
+    opts = dict(retrim=cells.WIDE_TRIM, halo=ruled.GLYPH_HALO, trim=ruled.PAIR_TRIM, pairs=True)
+    plain = cells.measure(pic, 16, cell=CELL, **opts)[5][6].crop
+    faint = cells.measure(pic, 16, cell=CELL, faint=ruled.FAINT_SHARE, **opts)[5][6].crop
+    cut = round(ruled.PAIR_TRIM * CELL)
+    arm_tips = [(12 + dy - cut, 18 + 12 - cut) for dy in (0, 11, 22)]  # (row, col) in the crop
+    assert all(plain[p] == 255 for p in arm_tips)  # the page's ink level leaves the stem: a "1"
+    assert all(faint[p] < 235 for p in arm_tips)  # kept, pale as they are
+    assert ((plain < 255) <= (faint < 255)).all()
+
+
+def test_faint_strokes_add_nothing_to_a_plain_print():
+    pic = _grid_picture(16, {(r, (5 * r) % 16): (str(1 + r % 9), 15) for r in range(16)})
+    opts = dict(retrim=cells.WIDE_TRIM, halo=ruled.GLYPH_HALO, trim=ruled.PAIR_TRIM, pairs=True)
+    plain = cells.measure(pic, 16, cell=CELL, **opts)
+    faint = cells.measure(pic, 16, cell=CELL, faint=ruled.FAINT_SHARE, **opts)
+    for row_p, row_f in zip(plain, faint):
+        for p, f in zip(row_p, row_f):
+            assert (p.crop is None) == (f.crop is None) and p.height == f.height
+            assert p.crop is None or np.array_equal(p.crop, f.crop)
+
+
+def test_faint_strokes_are_not_the_grain_of_the_paper():
+    rng = np.random.default_rng(3)
+    pic = _grid_picture(16, {(r, (5 * r) % 16): ("4", 15) for r in range(16)}).astype(np.float32)
+    pic = np.clip(pic + rng.normal(0, 14, pic.shape), 0, 255).astype(np.uint8)  # a grainy photo's paper
+    norm = cells.normalise(pic, cell=CELL)
+    dark = float(np.percentile(norm, 1.5))
+    level = cells._level_below(dark)
+    share = ruled.FAINT_SHARE * (1.0 - dark)
+    plain = cells.faint_strokes(norm, cell=CELL, share=share, floor=0.0)
+    floored = cells.faint_strokes(norm, cell=CELL, share=share,
+                                  floor=cells.FAINT_GRAIN * cells.paper_grain(norm, level))
+    paper = np.zeros_like(plain)  # the middles of the empty cells: nothing but paper
+    for r in range(16):
+        for c in range(16):
+            if c != (5 * r) % 16:
+                paper[r * CELL + 12:(r + 1) * CELL - 12, c * CELL + 12:(c + 1) * CELL - 12] = True
+    assert plain[paper].mean() > 0.005  # the grain's darker specks pass the share alone
+    assert floored[paper].mean() < plain[paper].mean() / 20

@@ -41,6 +41,11 @@ PAIR_TRIM = 0.07
 #: thresholds find its strokes -- as on the unmasked photo cells it was trained on -- rather than an edge
 #: cut where the page-wide ink level happened to fall, which moved with a pixel of mesh error.
 GLYPH_HALO = 7
+#: A 16x16 grid's crop also keeps the thin strokes joined to its glyph that are darker than their surroundings by
+#: this share of the print's contrast (``cells.measure``'s ``faint``; the ink level is ``cells.INK_SHARE``): its
+#: cells are the smallest read, and the thin arms of a serif E or F (a G's bar) blur paler than the page-wide ink
+#: level, which cut them off and left a stem read as a sure "1" (a C for a G).
+FAINT_SHARE = 0.2
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
@@ -107,7 +112,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
         loaded.memo[picture_key(cand)] = (picture, cell)
     with timer.stage("ink"):
         opts = dict(retrim=cells_stage.WIDE_TRIM, halo=GLYPH_HALO,
-                    **({"trim": PAIR_TRIM, "pairs": True} if pairs else {}))
+                    **({"trim": PAIR_TRIM, "pairs": True, "faint": FAINT_SHARE} if pairs else {}))
         inks = second_look(picture, cells_stage.measure(picture, n, cell=cell, **opts), cell=cell, **opts)
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
