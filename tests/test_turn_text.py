@@ -223,3 +223,29 @@ def test_lines_cut_by_the_photo_edge_on_dim_paper_are_found():
     image, corners = _dim_cut_page()
     pictures = turn_text.line_pictures(image, corners, N)
     assert len(pictures[0]) >= 4  # the lines below the one cut (a page frame warped on white found 2 here)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_the_lines_the_page_mostly_runs_along_are_read_first_and_alone_when_they_decide(monkeypatch, axis):
+    """``refine`` reads the lines along ``found.axis`` first (their two turns, one call); the other direction
+    is read, in a second call, only when those do not decide surely, and then both directions' scores are
+    weighed together."""
+    page, quad = _instructions(seed=3)
+    calls = []
+
+    def fake_vote(pictures, *, read_words):
+        calls.append(sorted(pictures))
+        return turn_text.Vote(tuple(table.get(q, 0.0) if q in pictures else 0.0 for q in range(4)), ((),) * 4)
+
+    monkeypatch.setattr(turn_text, "picture_vote", fake_vote)
+    monkeypatch.setattr(turn_text, "_reader", lambda: (lambda picture: []))
+    found = orient.Orientation(None, 1.0, 0.0, 2, axis=axis)
+    table = {axis + 2: 40.0}  # a clear lead along the first direction: one call
+    assert turn_text.refine(found, page, quad, N).turn == axis + 2
+    assert calls == [[axis, axis + 2]]
+    calls.clear()
+    other = 1 - axis
+    table = {axis: 5.0, other: 30.0}  # unsure along the first: the second is read and weighed with it
+    assert turn_text.decide((5.0, 0.0, 0.0, 0.0)) == (None, None)
+    assert turn_text.refine(found, page, quad, N).turn == other
+    assert calls == [[axis, axis + 2], [other, other + 2]]
