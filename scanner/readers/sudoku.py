@@ -147,32 +147,36 @@ def _edges(size: int) -> np.ndarray:
     return out
 
 
-def _glyph_ink(crop: np.ndarray) -> np.ndarray:
+def _glyph_ink(crop: np.ndarray, level: float | None = None) -> np.ndarray:
     """The ink (h, w) bool of ``crop`` that belongs to the printed symbols: without remnants of the ruled lines
     (long thin components along an edge, which would join two glyphs or stretch one) and specks (components
-    of under 3 % of the ink, or lying outside the band of rows of the tallest glyph)."""
-    ink = crop < _ink_level(crop)
+    of under 3 % of the ink, or lying outside the band of rows of the tallest glyph). ``level``: the crop's
+    ``_ink_level`` when already known."""
+    ink = crop < (_ink_level(crop) if level is None else level)
     h, w = ink.shape
-    # a straight remnant, even where two lines meet: columns first, then rows (the columns cleared)
-    ink[:, _edges(w) & (ink.mean(axis=0) >= 0.9)] = False
-    ink[_edges(h) & (ink.mean(axis=1) >= 0.9), :] = False
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    keep = np.zeros(count, bool)
+    # a straight remnant, even where two lines meet: columns first, then rows (the columns cleared); a line
+    # covers 90 % of the side (counted in whole pixels: 10 x count >= 9 x side)
+    ink[:, _edges(w) & (10 * np.count_nonzero(ink, axis=0) >= 9 * h)] = False
+    ink[_edges(h) & (10 * np.count_nonzero(ink, axis=1) >= 9 * w), :] = False
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.view(np.uint8), connectivity=8)
+    if count < 2:
+        return ink  # no ink at all
     listed = stats.tolist()  # (plain numbers: the same values, faster one at a time)
+    kept = []
     for i in range(1, count):
         x, y, cw, ch, area = listed[i]
         along_edge = min(x, y, w - x - cw, h - y - ch) <= 1
-        line = along_edge and ((ch >= 0.8 * h and cw <= 0.15 * w) or (cw >= 0.8 * w and ch <= 0.15 * h))
-        keep[i] = not line
-    if not keep.any():
+        if not (along_edge and ((ch >= 0.8 * h and cw <= 0.15 * w) or (cw >= 0.8 * w and ch <= 0.15 * h))):
+            kept.append(i)
+    if not kept:
         return np.zeros_like(ink)
-    total = stats[keep, cv2.CC_STAT_AREA].sum()
-    tallest = max((i for i in range(1, count) if keep[i]), key=lambda i: listed[i][cv2.CC_STAT_HEIGHT])
+    total = sum(listed[i][cv2.CC_STAT_AREA] for i in kept)
+    tallest = max(kept, key=lambda i: listed[i][cv2.CC_STAT_HEIGHT])
     top, bottom = listed[tallest][cv2.CC_STAT_TOP], listed[tallest][cv2.CC_STAT_TOP] + listed[tallest][cv2.CC_STAT_HEIGHT]
-    for i in range(1, count):
-        if keep[i]:
-            centre = listed[i][cv2.CC_STAT_TOP] + listed[i][cv2.CC_STAT_HEIGHT] / 2
-            keep[i] = listed[i][cv2.CC_STAT_AREA] >= 0.03 * total and top <= centre <= bottom
+    keep = np.zeros(count, bool)
+    for i in kept:
+        centre = listed[i][cv2.CC_STAT_TOP] + listed[i][cv2.CC_STAT_HEIGHT] / 2
+        keep[i] = listed[i][cv2.CC_STAT_AREA] >= 0.03 * total and top <= centre <= bottom
     return keep[labels]
 
 
@@ -189,20 +193,22 @@ def split_glyphs(crop: np.ndarray) -> tuple[list[np.ndarray], float]:
 
 def _split(crop: np.ndarray) -> tuple[list[np.ndarray], float, bool]:
     """``split_glyphs`` and whether an empty column parts the two glyphs (no single letter looks so)."""
-    ink = _glyph_ink(crop)
-    rows, cols = np.nonzero(ink.any(axis=1))[0], np.nonzero(ink.any(axis=0))[0]
+    level = _ink_level(crop)
+    ink = _glyph_ink(crop, level)
+    profile = np.count_nonzero(ink, axis=0)  # ink pixels per column
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(profile)
     if len(cols) < 4 or len(rows) < 4:
         return [crop], 0.0, False
-    left, right = cols[0], cols[-1] + 1
+    left, right = int(cols[0]), int(cols[-1]) + 1
     core = ink & (crop < 128)  # the strokes' dark middles: the glyphs' width without a pale print's halo
-    rows_c, cols_c = np.nonzero(core.any(axis=1))[0], np.nonzero(core.any(axis=0))[0]
+    rows_c, cols_c = np.flatnonzero(core.any(axis=1)), np.flatnonzero(core.any(axis=0))
     if len(cols_c) >= 4 and len(rows_c) >= 4:
         aspect = (cols_c[-1] + 1 - cols_c[0]) / (rows_c[-1] + 1 - rows_c[0])
     else:
         aspect = (right - left) / (rows[-1] + 1 - rows[0])
-    profile = ink[:, left:right].sum(axis=0)
+    profile = profile[left:right]
     lo, hi = (right - left) // 4, right - left - (right - left) // 4
-    empty = np.nonzero(profile[lo:hi] == 0)[0] + lo
+    empty = np.flatnonzero(profile[lo:hi] == 0) + lo
     if len(empty):
         cut = left + int(empty[np.argmin(np.abs(empty - (right - left) / 2))])
         threshold = PAIR_ASPECT - 0.15
@@ -212,14 +218,16 @@ def _split(crop: np.ndarray) -> tuple[list[np.ndarray], float, bool]:
             return [crop], 0.0, False
         cut = left + lo + int(np.argmin(profile[lo:hi]))
         threshold = PAIR_ASPECT
-    clean = np.where(ink, crop, 255).astype(np.uint8)
-    parts = [clean[:, :cut], clean[:, cut:]]
-    level = _ink_level(crop)
-    heights = [np.ptp(np.nonzero((p < level).any(axis=1))[0]) + 1 if (p < level).any() else 0 for p in parts]
+    # each part's ink is the glyph ink on its side of the cut (what is not glyph ink is whitened)
+    heights = []
+    for side in (ink[:, :cut], ink[:, cut:]):
+        on = np.flatnonzero(side.any(axis=1))
+        heights.append(int(on[-1] - on[0]) + 1 if len(on) else 0)
     if min(heights) < 0.5 * max(heights):  # a speck beside a digit, or a 7's bar: not a second digit
         return [crop], 0.0, False
+    clean = np.where(ink, crop, np.uint8(255))
     p_pair = 1.0 / (1.0 + np.exp(-(aspect - threshold) / PAIR_SOFTNESS))
-    return parts, float(p_pair), bool(len(empty))
+    return [clean[:, :cut], clean[:, cut:]], float(p_pair), bool(len(empty))
 
 
 LETTERS = ALPHABET[9:]  #: "A".."G": the single glyphs of 10..16 in a letter print
