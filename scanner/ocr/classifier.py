@@ -15,6 +15,10 @@ needed); every other alphabet with the digit model, so 4x4..9x9 grids read exact
 """
 from __future__ import annotations
 
+import ctypes
+import os
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -100,7 +104,9 @@ class ClassifierEngine:
         blank = np.array([g.blank for g in glyphs], bool)
         probs = np.zeros((len(cells), len(model.classes)), np.float64)
         if len(cells):
-            probs[:] = model.probabilities(feature_rows(glyphs))
+            rows = feature_rows(glyphs)
+            with blas_alone():  # a few hundred rows at most
+                probs[:] = model.probabilities(rows)
         if blank.any():
             e = model.classes.index(EMPTY)
             probs[blank] = (1.0 - BLANK_EMPTY) / (len(model.classes) - 1)
@@ -112,3 +118,55 @@ class ClassifierEngine:
         model = self.model_for(alphabet)
         probs, _ = self.probabilities(cells, model=model)
         return [ranked(dict(zip(model.classes, row)), alphabet) for row in probs]
+
+
+@lru_cache(maxsize=1)
+def _blas_local_threads():
+    """``openblas_set_num_threads(n)`` returning the count before (OpenBLAS >= 0.3.27 names it
+    ``openblas_set_num_threads_local``) of the OpenBLAS numpy has loaded, or None (another BLAS, an older
+    OpenBLAS, not Linux). Found among the libraries already mapped into the process (``/proc/self/maps``;
+    numpy's own first: OpenCV may bring another) and opened without loading anything (``RTLD_NOLOAD``)."""
+    try:
+        numpy_dir = str(Path(np.__file__).resolve().parent.parent)
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and "/" in line}
+        for path in sorted(paths, key=lambda p: (not p.startswith(numpy_dir + "/numpy"), p)):
+            try:
+                local = ctypes.CDLL(path, mode=os.RTLD_NOLOAD).openblas_set_num_threads_local
+            except (OSError, AttributeError):
+                continue
+            local.argtypes, local.restype = [ctypes.c_int], ctypes.c_int
+            return local
+    except (OSError, AttributeError):
+        pass
+    return None
+
+
+_blas_lock = threading.Lock()
+_blas_users = [0, 0]  #: blocks inside ``blas_alone`` now, and OpenBLAS's thread count before the first
+
+
+@contextmanager
+def blas_alone():
+    """OpenBLAS kept to one thread inside the block, as before after it (the count is the library's own:
+    other threads' products inside the block run alone too); a no-op without OpenBLAS.
+
+    The classifier multiplies a grid's few hundred feature rows at most: OpenBLAS shares even 12 rows out
+    between its threads, and on a busy machine the caller then waits for a helper thread the system has not
+    scheduled (12 rows: ~0.1 ms alone, 6-24 ms so, measured while other processes kept both cores busy).
+    Each output is summed by one thread either way, so the products are the same."""
+    local = _blas_local_threads()
+    if local is None:
+        yield
+        return
+    with _blas_lock:
+        if _blas_users[0] == 0:
+            _blas_users[1] = local(1)
+        _blas_users[0] += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users[0] -= 1
+            if _blas_users[0] == 0:
+                local(_blas_users[1])

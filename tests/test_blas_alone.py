@@ -1,0 +1,54 @@
+"""The classifier's matrix products run on one OpenBLAS thread (``classifier.blas_alone``), with the same results."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.ocr import classifier
+
+
+@pytest.fixture
+def blas_threads():
+    """OpenBLAS's thread count setter (returns the count before), the count restored after the test; skips
+    where numpy's BLAS is not an OpenBLAS that has it."""
+    local = classifier._blas_local_threads()
+    if local is None:
+        pytest.skip("numpy's BLAS has no openblas_set_num_threads_local")
+    before = local(1)
+    local(before)
+    yield local
+    local(before)
+
+
+def _count(local) -> int:
+    """OpenBLAS's thread count now (read by setting it and setting it back)."""
+    now = local(1)
+    local(now)
+    return now
+
+
+def test_blas_is_alone_inside_and_as_before_after(blas_threads):
+    blas_threads(2)
+    with classifier.blas_alone():
+        assert _count(blas_threads) == 1
+        with classifier.blas_alone():  # nested: still alone, and the outer block restores
+            assert _count(blas_threads) == 1
+        assert _count(blas_threads) == 1
+    assert _count(blas_threads) == 2
+    with pytest.raises(ValueError), classifier.blas_alone():
+        raise ValueError("fails inside")
+    assert _count(blas_threads) == 2
+
+
+def test_the_classifiers_products_are_the_same_alone(blas_threads):
+    """The premise: OpenBLAS sums each output on one thread however many it shares the rows out to (an
+    upgrade that split the sums would move results between machines)."""
+    blas_threads(2)
+    model = classifier.load_model()
+    rng = np.random.default_rng(5)
+    for rows in (1, 12, 100, 300):
+        x = rng.normal(0.0, 1.0, (rows, len(model.mean))).astype(np.float32)
+        shared = model.probabilities(x)
+        with classifier.blas_alone():
+            alone = model.probabilities(x)
+        assert np.array_equal(shared, alone)
