@@ -239,7 +239,7 @@ def far_behind(loaded, candidate, cands_list: list) -> bool:
     ``loaded.memo``; with ``--kind auto`` they read the grid first) is likelier than each of ``cands_list``
     (n x n candidates, best first) by more than ``revise.MAX_COST``. The photo stage never answers with such a
     reading (solved, it is unreadable: the photo reads far better as another kind), so its turn is not
-    worth the page's words (``turn_text``, a few hundred ms): a Futoshiki grid read as circles, say."""
+    worth the page's words (``turn_text``, 100-200 ms): a Futoshiki grid read as circles, say."""
     others = [r.log_likelihood() for kind in ("sudoku", "futoshiki")
               for r in loaded.memo.get(readings_key(candidate, kind), ())]
     if not others or not cands_list:
