@@ -29,6 +29,9 @@ DOUBT_BAND = 0.08  #: glyph heights this close to DIGIT_HEIGHT are read anyway, 
 #: ``measure``'s faint strokes are darker than the paper by at least this many times its grain (``paper_grain``):
 #: on a grainy photo's paper a lower level joins blots of the texture to the glyphs
 FAINT_GRAIN = 6.0
+#: A glyph beside the central one, as the 1 of a two-digit number, is kept with it when at most this share of
+#: the cell away (a narrow 1 centred in its figure's width stands apart: "11" in a tabular font)
+PARTNER_GAP = 0.25
 FAINT_STROKE = 0.2  #: widest faint stroke ``faint_strokes`` finds, as a share of the cell
 
 
@@ -83,7 +86,7 @@ def _level_below(dark: float) -> float:
 
 def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
     """Mark in ``keep`` (per component) the glyphs standing beside the kept ones, as the two digits of "13"
-    do: as tall (at least 0.6 of the kept glyph), on the same rows, at most a sixth of the cell away, and
+    do: as tall (at least 0.6 of the kept glyph), on the same rows, at most PARTNER_GAP of the cell away, and
     no ruled-line remnant (not nearly as long as the cell)."""
     kept = np.nonzero(keep)[0]
     x0, y0 = stats[kept, 0].min(), stats[kept, 1].min()
@@ -96,8 +99,21 @@ def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
             continue
         overlap = min(y + h, y1) - max(y, y0)
         gap = max(x0 - (x + w), x - x1)
-        if overlap >= 0.7 * min(h, y1 - y0) and gap <= size / 6:
+        if overlap >= 0.7 * min(h, y1 - y0) and gap <= PARTNER_GAP * size:
             keep[i] = True
+
+
+def _without_line_remnants(ink: np.ndarray) -> np.ndarray:
+    """A copy of a cell interior's ``ink`` (C', C') bool without the straight remnants of the ruled lines: the
+    columns (then rows) within the interior's outer EDGE_BAND that are ink along 90 % of the side."""
+    size = ink.shape[0]
+    band = np.zeros(size, bool)
+    band[:max(1, round(EDGE_BAND * size))] = True
+    band[size - max(1, round(EDGE_BAND * size)):] = True
+    out = ink.copy()
+    out[:, band & (10 * np.count_nonzero(out, axis=0) >= 9 * size)] = False
+    out[band & (10 * np.count_nonzero(out, axis=1) >= 9 * size), :] = False
+    return out
 
 
 def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray, float]:
@@ -108,6 +124,8 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
     size = ink.shape[0]
     if not ink.any():  # plain paper (most empty cells): no component to weigh
         return np.zeros_like(ink, dtype=bool), 0.0
+    if pairs:  # a glyph beside the line (the 1 of a two-digit number) would be one component with its remnant
+        ink = _without_line_remnants(ink)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     keep = np.zeros(count, bool)
     band = max(1, round(EDGE_BAND * size))

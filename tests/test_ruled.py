@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from scanner import cells
-from scanner.readers import ruled
+from scanner.readers import ruled, sudoku
 
 CELL = 48
 
@@ -138,3 +138,37 @@ def test_faint_strokes_are_not_the_grain_of_the_paper():
                 paper[r * CELL + 12:(r + 1) * CELL - 12, c * CELL + 12:(c + 1) * CELL - 12] = True
     assert plain[paper].mean() > 0.005  # the grain's darker specks pass the share alone
     assert floored[paper].mean() < plain[paper].mean() / 20
+
+
+def _pair_cell_picture(draw) -> np.ndarray:
+    """A dewarped 16x16 grid (black lines) with ``draw(picture, x, y)`` drawing in cell r5c6 (its top-left x, y)."""
+    pic = _grid_picture(16, {(r, (5 * r) % 16): ("4", 15) for r in range(16) if (r, (5 * r) % 16) != (5, 6)})
+    draw(pic, 6 * CELL, 5 * CELL)
+    return cv2.GaussianBlur(pic, (3, 3), 0)
+
+
+PAIR_OPTS = dict(retrim=cells.WIDE_TRIM, halo=ruled.GLYPH_HALO, trim=ruled.PAIR_TRIM, pairs=True)
+
+
+def test_a_two_digit_numbers_1_touching_the_thick_line_beside_it_is_kept():
+    def draw(pic, x, y):
+        cv2.rectangle(pic, (x - 2, y), (x + 4, y + CELL), 15, -1)  # a box border, thick into the cell
+        cv2.line(pic, (x + 8, y + 12), (x + 8, y + 36), 15, 3)  # the 1's stem ...
+        cv2.line(pic, (x + 4, y + 15), (x + 8, y + 12), 15, 2)  # ... its flag joins the border
+        cv2.putText(pic, "2", (x + 18, y + 36), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 15, 2)
+
+    crop = cells.measure(_pair_cell_picture(draw), 16, cell=CELL, **PAIR_OPTS)[5][6].crop
+    cut = round(ruled.PAIR_TRIM * CELL)
+    assert crop[24 - cut, 8 - cut] < 100  # the 1's stem (it went with the border's remnant before)
+    assert sudoku.split_glyphs(crop)[1] > 0.5  # read as two glyphs
+
+
+def test_the_two_1s_of_an_11_standing_apart_are_both_kept():
+    def draw(pic, x, y):
+        for left in (12, 30):  # narrow 1s, each centred in a digit's width
+            cv2.line(pic, (x + left, y + 12), (x + left, y + 36), 15, 3)
+            cv2.line(pic, (x + left - 4, y + 15), (x + left, y + 12), 15, 2)
+
+    crop = cells.measure(_pair_cell_picture(draw), 16, cell=CELL, **PAIR_OPTS)[5][6].crop
+    cut = round(ruled.PAIR_TRIM * CELL)
+    assert crop[24 - cut, 12 - cut] < 100 and crop[24 - cut, 30 - cut] < 100
