@@ -550,7 +550,8 @@ def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: 
     for g in np.split(idx, breaks):
         if g[-1] - g[0] > 4 * edge + 4:  # (or at the very ends: a line along the block merged with it)
             pos += [g[0], g[0] + edge, g[-1] - edge, g[-1]]
-        else:
+        else:  # a faint run beside a line (a column of marks' stray ink) is no part of it: its strongest run
+            g = g[profile[g] >= 0.8 * profile[g].max()]  # tells where (not a block's: a line along it is fainter)
             pos.append(float(g.mean()))
     pos = np.array(pos, dtype=np.float64)
     if len(pos) < 3:
@@ -727,18 +728,25 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         # (not the outline's bounding rectangle: it found a grid joined to a wider title bar, and also an 8 x 8
         # part of a photographed 9 x 9 whose lines it skewed)
         _search(gray, quad, kept, sizes=sizes)
+    # an outline whose lines showed only bent may be its grid's outline a row's half off at one side (a thin
+    # border lost along a title bar): the evenly spaced lattices of its size in and around it are checked too,
+    # and one whose lines show straight replaces it (``_keep``)
+    for cand in [k for k in kept if k.bent]:
+        _search(gray, cand.quad, kept, sizes=(cand.size,), replacing=cand)
     kept.sort(key=lambda k: -k.area)
     return kept
 
 
-def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes) -> bool:
+def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes,
+            replacing: Candidate | None = None) -> bool:
     """Check the lattices proposed in and around ``frame`` (``lattices_near``); the best confirmed one that
-    lies on no found grid is kept (``_keep``). Returns whether one was."""
+    lies on no found grid (but ``replacing``, the candidate whose outline ``frame`` is) is kept (``_keep``).
+    Returns whether one was."""
     best = None
     for inner in lattices_near(gray, frame, sizes=sizes):
         if not _sides_ok(inner) or cv2.contourArea(inner) < MIN_AREA_FRACTION * gray.size:
             continue
-        if any(_shared(inner, k.quad) > 0.2 for k in kept):
+        if any(_shared(inner, k.quad) > 0.2 for k in kept if k is not replacing):
             continue  # puzzles do not overlap: a lattice partly on a found grid is that grid shifted
         n, score, lines, bent = _check(gray, inner, sizes=sizes)
         if n and score >= SEARCH_SCORE and (best is None or score > best.score) and _ends_clean(gray, inner, n):
@@ -766,7 +774,9 @@ def _keep(kept: list[Candidate], cand: Candidate) -> None:
     Of two outlines of one grid of the same size, one whose lines show evenly spaced both ways wins over one
     whose lines were found only bent (``_bent_count``), whatever their scores: the bent one's score is
     measured at the lines it followed, so an outline a row's half off at one side (a border lost along a
-    title bar, a curled corner) scores as well as the true one, which the even spacing confirms."""
+    title bar, a curled corner) scores as well as the true one, which the even spacing confirms. So does a
+    straight grid of any size lying in a larger outline found bent (``_frames``): a frame around the grid
+    and its title, whose border and title lines the bent count took for a row or two more."""
     twin = next((i for i, k in enumerate(kept)
                  if overlap(cand.quad, k.quad) >= 0.7 or inside(cand.quad, k.quad) or inside(k.quad, cand.quad)),
                 None)
@@ -774,7 +784,8 @@ def _keep(kept: list[Candidate], cand: Candidate) -> None:
         kept[:] = [k for k in kept if not inside(k.quad, cand.quad)] + [cand]
         return
     other = kept[twin]
-    if other.size == cand.size and other.bent != cand.bent:
+    straight, bent = (other, cand) if cand.bent else (cand, other)
+    if other.bent != cand.bent and (other.size == cand.size or _frames(bent, straight)):
         better = other.bent  # the straight one wins
     else:
         better = cand.score > other.score + 0.1
@@ -783,11 +794,30 @@ def _keep(kept: list[Candidate], cand: Candidate) -> None:
         kept[:] = [k for i, k in enumerate(kept) if i == twin or not inside(k.quad, cand.quad)]
 
 
+def _frames(outer: Candidate, grid: Candidate) -> bool:
+    """Whether ``outer``'s outline is a frame around ``grid``'s: ``grid`` lies in it and ``outer`` is larger by
+    more than a bent outline of the same grid could be (``FRAME_AREA``)."""
+    return outer.area >= FRAME_AREA * grid.area and share_in(grid.quad, outer.quad) >= 0.9
+
+
+FRAME_AREA = 1.15  #: an outline this much larger than a grid it holds is no outline of that grid
+
+
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads (4, 2) (x, y)."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def share_in(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of convex quad ``a``'s area (4, 2) (x, y) that lies in convex quad ``b`` (0..1)."""
+    a32, b32 = np.asarray(a, np.float32).reshape(4, 2), np.asarray(b, np.float32).reshape(4, 2)
+    area = abs(cv2.contourArea(a32))
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a32), cv2.convexHull(b32))
+    return float(inter) / area
 
 
 def _shared(a: np.ndarray, b: np.ndarray) -> float:

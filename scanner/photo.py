@@ -182,10 +182,16 @@ def nth_overlay(first: Path, index: int) -> Path:
 
 def unnested(found: list, own: list) -> list:
     """``found`` (``grid_find`` candidates) then ``own`` (candidates a kind's own finder found: Futoshiki's box
-    grids), less the found ones lying inside one of ``own`` of another size. Puzzles do not nest: a ruled
-    lattice inside a box grid is part of it (its boxes' edges taken for lines), never a puzzle of its own --
-    read, it could be solved and drawn there."""
-    return [f for f in found if not any(o.size != f.size and grid_find.inside(f.quad, o.quad) for o in own)] + own
+    grids), less the found ones lying inside one of ``own`` of another size, or mostly on it (``NESTED``).
+    Puzzles do not nest or overlap: a ruled lattice inside a box grid, or on its last boxes and the lines of
+    text beside them, is part of it (its boxes' edges taken for lines), never a puzzle of its own -- read, it
+    could be solved and drawn there."""
+    return [f for f in found if not any(o.size != f.size and (grid_find.inside(f.quad, o.quad)
+                                                              or grid_find.share_in(f.quad, o.quad) >= NESTED)
+                                        for o in own)] + own
+
+
+NESTED = 0.5  #: a found grid with this share of its area on a kind's own grid of another size is part of it
 
 
 def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overlay_to: Path | None,
@@ -287,11 +293,13 @@ SAME_PUZZLE = 0.5  #: two grids sharing this much of the smaller one's area are 
 
 def keep_one_per_puzzle(kept: list, got: tuple) -> list:
     """``kept`` (reader, reading, revision) with ``got`` added, one per puzzle: when ``got``'s grid covers
-    most of a kept one's (two finders' outlines of one puzzle, a corner off in one), the solved reading stays,
-    the first when both or neither solved."""
+    most of a kept one's (two finders' outlines of one puzzle, a corner off in one), the solved reading stays;
+    of two solved ones the one with more cells (a lattice found on part of a larger grid and solved there is
+    not that puzzle, and never takes its place), else the first."""
     for i, (_, reading, rev) in enumerate(kept):
         if grid_find.overlap_share(reading.mesh.quad, got[1].mesh.quad) >= SAME_PUZZLE:
-            if rev.status != "solved" and got[2].status == "solved":
+            new = got[2]
+            if new.status == "solved" and (rev.status != "solved" or len(new.grid) > len(rev.grid)):
                 return kept[:i] + [got] + kept[i + 1:]
             return kept
     return kept + [got]

@@ -185,3 +185,44 @@ def test_an_outline_whose_lines_show_evenly_wins_over_a_bent_twin_of_the_same_si
     kept = [other]
     grid_find._keep(kept, bent)
     assert kept == [bent]
+
+
+def test_a_faint_run_beside_a_line_does_not_hide_it_from_even_runs():
+    # 20 cells of 18 px; beside one line, across a 2-px dip, a faint plateau (stray ink of a column of marks):
+    # taken with the line for one wide peak, it put the line in the plateau's middle and no run of 20 was found
+    profile = np.zeros(480)
+    for i in range(21):
+        profile[58 + 18 * i - 1:58 + 18 * i + 2] = 0.8
+    line = 58 + 18 * 9
+    profile[line - 10:line - 3] = 0.24
+    runs = grid_find.even_runs(profile, edge=2)
+    assert (20, 58.0, 418.0) in [(n, round(a), round(b)) for n, a, b, _ in runs]
+
+
+def test_an_outline_half_a_row_off_whose_lines_show_only_bent_gives_way_to_the_lattice_in_it():
+    # a 20 x 20 grid whose outline was found with its top edge half a row low (its border lost along a title
+    # bar) and kept as found bent: the lattice proposed in and around it, its lines evenly spaced, replaces it
+    img = _page()
+    corners = _lattice(img, 20, 200, 150, 25, thick=1, border=2)
+    off = corners.copy()
+    off[:2, 1] += 12
+    bent = grid_find.Candidate(quad=off, size=20, score=0.76, area=float(cv2.contourArea(off)), bent=True)
+    kept = [bent]
+    assert grid_find._search(img, off, kept, sizes=(20,), replacing=bent)
+    assert len(kept) == 1 and not kept[0].bent
+    assert np.abs(kept[0].quad - corners).max() < 5
+
+
+
+def test_a_straight_grid_in_a_larger_outline_found_bent_of_another_size_wins():
+    # a frame around a 14 x 14 grid and its title, counted bent as 16 (its border and title lines taken for
+    # rows): the grid whose lines show evenly spaced both ways inside it is the puzzle, whatever the scores
+    grid = np.array([[130, 160], [522, 160], [522, 552], [130, 552]], np.float32)
+    frame = np.array([[100, 100], [550, 100], [550, 580], [100, 580]], np.float32)
+    straight = grid_find.Candidate(quad=grid, size=14, score=0.60, area=392.0 ** 2)
+    bent = grid_find.Candidate(quad=frame, size=16, score=0.72, area=450.0 * 480, bent=True)
+    for order in ((straight, bent), (bent, straight)):
+        kept: list = []
+        for cand in order:
+            grid_find._keep(kept, cand)
+        assert kept == [straight]

@@ -247,10 +247,28 @@ def test_two_outlines_of_one_puzzle_give_one_record_the_solved_reading():
     square = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
     skewed = square + np.array([[8, 12], [0, 0], [0, 0], [2, 0]])
     beside = square + [150, 0]
-    def got(quad, status):
-        return ("reader", NS(mesh=NS(quad=quad)), NS(status=status))
+    def got(quad, status, n=9):
+        return ("reader", NS(mesh=NS(quad=quad)), NS(status=status, grid=[[None] * n] * n))
     kept = photo.keep_one_per_puzzle([], got(skewed, "unreadable"))
     kept = photo.keep_one_per_puzzle(kept, got(beside, "solved"))
     kept = photo.keep_one_per_puzzle(kept, got(square, "solved"))
     assert [(k[1].mesh.quad is square, k[2].status) for k in kept] == [(True, "solved"), (False, "solved")]
     assert photo.keep_one_per_puzzle(kept, got(skewed, "solved")) == kept  # the first solved one stays
+
+
+def test_of_two_solved_readings_of_one_puzzle_the_larger_grid_stays():
+    # a 4x4 lattice found on the last boxes of a 7x7 Futoshiki (and the text under them), read first and
+    # solved there: the 7x7 read after it is the puzzle; read the other way round, the 7x7 stays
+    from types import SimpleNamespace as NS
+
+    import numpy as np
+
+    from scanner import photo
+
+    seven = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+    part = np.array([[10, 60], [60, 60], [60, 115], [10, 115]], float)
+    def got(quad, n):
+        return ("reader", NS(mesh=NS(quad=quad)), NS(status="solved", grid=[[None] * n] * n))
+    small, large = got(part, 4), got(seven, 7)
+    assert photo.keep_one_per_puzzle(photo.keep_one_per_puzzle([], small), large) == [large]
+    assert photo.keep_one_per_puzzle(photo.keep_one_per_puzzle([], large), small) == [large]

@@ -190,3 +190,17 @@ def test_a_ruled_lattice_inside_a_box_grid_of_another_size_is_no_puzzle_of_its_o
     beside = cand(500, 100, 160, 4)  # another puzzle beside it
     assert photo.unnested([part4, twin9, beside], [boxes9]) == [twin9, beside, boxes9]
     assert photo.unnested([part4], []) == [part4]
+
+
+def test_a_ruled_lattice_mostly_on_a_box_grid_of_another_size_is_no_puzzle_of_its_own():
+    from types import SimpleNamespace
+
+    from scanner import photo
+
+    def cand(x, y, side, size):
+        return SimpleNamespace(quad=np.float32([[x, y], [x + side, y], [x + side, y + side], [x, y + side]]), size=size)
+
+    boxes7 = cand(100, 100, 360, 7)
+    straddling = cand(120, 360, 160, 4)  # its last boxes and the text lines under them (5/8 of it on the grid)
+    touching = cand(440, 100, 160, 4)  # a puzzle beside it, an outline a little over its edge (1/8 on it)
+    assert photo.unnested([straddling, touching], [boxes7]) == [touching, boxes7]
