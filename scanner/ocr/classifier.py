@@ -10,7 +10,7 @@ of 159 photos read exactly, 152 vs 137 solved right, 0 wrong answers for both
 (pipeline of commit 7364c37).
 Classes are single characters, "." for empty. Reading restricts the answer to the alphabet asked for.
 An alphabet holding a letter A..G (a 16x16 Sudoku printing 10..16 as letters) is read with the letter model
-``scanner/models/letters.npz`` (the same training plus 1000 synthetic letter grids; loaded when first
+``scanner/models/letters.npz`` (the same training plus 3000 synthetic letter grids; loaded when first
 needed); every other alphabet with the digit model, so 4x4..9x9 grids read exactly as before it existed.
 """
 from __future__ import annotations

@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--grids", type=int, default=3000, help="synthetic grids (as the shipped model)")
-    ap.add_argument("--letter-grids", type=int, default=0, help="synthetic letter grids (1000: the letter model)")
+    ap.add_argument("--letter-grids", type=int, default=0, help="synthetic letter grids (3000: the letter model)")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--photo-weight", type=int, default=2, help="times each photo cell is repeated")
     ap.add_argument("--cache", type=Path, help="reuse/store the synthetic features in this .npz")

@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--grids", type=int, default=3000)
-    ap.add_argument("--letter-grids", type=int, default=0, help="synthetic 16x16 letter grids (1..9, A..G; 1000: the letter model)")
+    ap.add_argument("--letter-grids", type=int, default=0, help="synthetic 16x16 letter grids (1..9, A..G; 3000: the letter model)")
     args = ap.parse_args(argv)
     if not (args.data / "outlines.csv").exists():
         print(f"no labelled photos at {args.data}", file=sys.stderr)

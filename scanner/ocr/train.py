@@ -1,7 +1,7 @@
 """Train the shipped digit classifier on cells rendered from the installed fonts and on labelled photo cells.
 
     python -m scanner.ocr.train --photos ../shared/datasets/sudoku_photos/train --out scanner/models/digits.npz
-    python -m scanner.ocr.train --photos ../shared/datasets/sudoku_photos/train --letter-grids 1000 \
+    python -m scanner.ocr.train --photos ../shared/datasets/sudoku_photos/train --letter-grids 3000 \
         --out scanner/models/letters.npz
 
 (the shipped digit model and letter model, with the defaults ``--seed 0 --grids 3000 --epochs 20 --hidden 192
@@ -40,7 +40,7 @@ LETTERS = "ABCDEFG"
 LETTER_GRID_SYMBOLS = "123456789" + LETTERS
 CLASSES = SYMBOLS + LETTERS + EMPTY
 CHUNK = 50  # grids per work unit
-LETTER_GRIDS = 1000  #: letter grids of the shipped letter model (``--letter-grids``; 0 for the digit model)
+LETTER_GRIDS = 3000  #: letter grids of the shipped letter model (``--letter-grids``; 0 for the digit model)
 
 _FONTS: list[dict[str, np.ndarray]] = []
 _LETTER_FONTS: list[dict[str, np.ndarray]] = []
