@@ -184,8 +184,8 @@ def _with_faint(mask: np.ndarray, ink: np.ndarray, faint: np.ndarray) -> np.ndar
     the components the glyph left out (a ruled line's remnant, a neighbour's piece)."""
     grown = faint & (mask | ~ink)
     count, labels = cv2.connectedComponents(grown.astype(np.uint8), connectivity=8)
-    if count <= 2:
-        return grown if count == 2 and mask.any() else mask
+    if count <= 1:
+        return mask
     held = np.zeros(count, bool)
     held[labels[mask]] = True
     held[0] = False

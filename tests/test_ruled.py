@@ -172,3 +172,50 @@ def test_the_two_1s_of_an_11_standing_apart_are_both_kept():
     crop = cells.measure(_pair_cell_picture(draw), 16, cell=CELL, **PAIR_OPTS)[5][6].crop
     cut = round(ruled.PAIR_TRIM * CELL)
     assert crop[24 - cut, 12 - cut] < 100 and crop[24 - cut, 30 - cut] < 100
+
+
+def _reader_of(best: float, runner_up: float):
+    """A crops reader reading every crop, however turned, as "1" at ``best`` and "2" at ``runner_up``; and
+    the list of its calls' batch sizes."""
+    calls = []
+
+    def read(engine, crops, *, alphabet):
+        calls.append(len(crops))
+        return [[("1", best), ("2", runner_up)] for _ in crops]
+    return read, calls
+
+
+def test_a_grid_read_with_no_rival_in_sight_is_not_read_turned_though_its_fit_is_below_turn_checked():
+    inks = [[cells.CellInk(0.6, 1.0, np.full((20, 20), 255, np.uint8)) for _ in range(4)] for _ in range(4)]
+    opts = dict(alphabet="1234", values=(1, 2, 3, 4))
+    clear, calls = _reader_of(0.95, 0.001)  # fit log 0.95 = -0.05: between orientations' sure and TURN_CHECKED
+    assert [q for q, _ in ruled.orientations(inks, None, crops_reader=clear, **opts)] == [0]
+    assert calls == [16]  # read once upright: no sample read turned
+    close, calls = _reader_of(0.95, 0.04)  # the same fit, a runner-up in sight: the turns are sampled
+    assert [q for q, _ in ruled.orientations(inks, None, crops_reader=close, **opts)] == [0, 1, 2, 3]
+    assert len(calls) > 1 and calls[1] == ruled.TURN_SAMPLE  # (every turn reads alike here: all are kept)
+
+
+def test_clear_of_is_never_below_fit_of_and_zero_without_a_runner_up():
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        cands = [[sorted(((v, float(p)) for v, p in zip((1, 2, None), rng.dirichlet((1, 1, 1)))), key=lambda t: -t[1])
+                  for _ in range(3)] for _ in range(3)]
+        if any(cell[0][0] is not None for row in cands for cell in row):
+            assert ruled.clear_of(cands) >= ruled.fit_of(cands)
+    assert ruled.clear_of([[[(1, 0.8)], [(None, 1.0)]]]) == 0.0
+
+
+def test_the_glyph_keeps_its_own_ink_when_one_faint_stroke_joins_it():
+    mask = np.zeros((20, 20), bool)
+    mask[4:16, 8:12] = True  # a thick stem at the page's ink level (too wide to be a faint stroke)
+    ink = mask.copy()
+    faint = np.zeros_like(mask)
+    faint[4:6, 8:18] = True  # one pale arm, joined to the stem's top
+    got = cells._with_faint(mask, ink, faint)
+    assert got[mask].all()  # nothing of the glyph is lost
+    assert got[4:6, 12:18].all()  # the arm is taken in
+    assert got.sum() == mask.sum() + 2 * 6
+    apart = np.zeros_like(mask)
+    apart[18:20, 0:6] = True  # one faint stroke holding none of the glyph: left out
+    assert np.array_equal(cells._with_faint(mask, ink, apart), mask)
