@@ -78,9 +78,12 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     readings.sort(key=lambda rr: -rr[1].log_likelihood())
     solved: list[tuple[float, object, GridReading, revise_stage.Revision]] = []
     first = None
-    for reader, reading in readings:
+    for i, (reader, reading) in enumerate(readings):
         if solved and reading.log_likelihood() < solved[0][0] - revise_stage.RIVAL_MARGIN:
             break  # no later interpretation can come near the best solved one
+        if reading.settle is not None:  # its turn, left to tell until now (a circle print's page words)
+            reading = reading.settle()
+            readings[i] = (reader, reading)
         with timer.stage("revise"):
             make = functools.partial(_make, reader, source=source, index=index)
             rev = revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,

@@ -46,7 +46,7 @@ from __future__ import annotations
 import importlib
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Protocol
+from typing import Callable, Optional, Protocol
 
 import numpy as np
 
@@ -81,6 +81,10 @@ class GridReading:
       the same every way up): ``turn`` is then a guess, the likeliest turn (circles: ``orient.likely_turn``, the
       photo's own orientation unless the page's text leans clearly another way; digits that read the same upside
       down: the likelier reading); the overlay is right either way.
+    - ``settle``: (optional) when the turn is still to be told by something costly that changes neither the
+      likelihood, nor whether the reading solves, nor the overlay (a circle print's page words): a callable
+      ``settle() -> GridReading`` giving this reading in its settled turn. ``scanner.photo`` calls it before
+      revising the reading, so the cost is paid only for readings that may be the answer; None = settled.
     """
 
     mesh: Mesh
@@ -94,6 +98,7 @@ class GridReading:
     boxes: Optional[np.ndarray] = None  #: (n, n, 4, 2) full-res quads to draw each upright cell's label in, when the printed boxes are not the mesh's cells (Futoshiki boxes with gaps); None = the mesh's cells
     turn_known: bool = True
     filled: Optional[np.ndarray] = None  #: (n, n) how sure the ink is that each cell holds a mark (optional)
+    settle: Optional[Callable[[], "GridReading"]] = None  #: this reading in its settled turn (see above); None = settled
 
     @property
     def size(self) -> int:

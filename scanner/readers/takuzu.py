@@ -9,7 +9,9 @@ black (1) circles.
 The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
 same every way up, so the text of the page around the grid decides: the shape of its lines
 (``scanner.orient``), and when that does not tell, its words read by OCR (``scanner.turn_text``; skipped for
-a reading another kind's far outweighs, ``far_behind``); when neither tells surely, the grid is given in the
+a reading another kind's far outweighs, ``far_behind``; for circles read only when the photo stage revises the
+reading, ``GridReading.settle``: the turn changes neither the likelihood, nor whether it solves, nor the
+overlay); when neither tells surely, the grid is given in the
 likeliest turn (``orient.likely_turn``: as seen in the photo unless the weak evidence, or the words' lean,
 clearly outweighs that) with ``turn_known`` false (the overlay is right either way).
 Digits decide the turn alone when one turn reads clearly best; a 0 and a 1 can look alike upside down, so
@@ -261,9 +263,25 @@ def page_orientation(loaded, mesh_small, n: int, *, timer, words: bool = True) -
         else:
             found = orient.page_turn(loaded.image, quad / loaded.scale, n)
     if found.turn is None and words:
-        with timer.stage("orient text"):
-            found = turn_text.refine(found, loaded.image, quad / loaded.scale, n)
+        found = page_words(loaded, mesh_small, n, found, timer=timer)
     return found
+
+
+def page_words(loaded, mesh_small, n: int, found: orient.Orientation, *, timer) -> orient.Orientation:
+    """``found`` (the text's shape, ``page_orientation`` without words) with what the page's words add
+    (``turn_text.refine``, read from the full picture)."""
+    with timer.stage("orient text"):
+        quad = np.asarray(mesh_small.quad, np.float64)
+        return turn_text.refine(found, loaded.image, quad / loaded.scale, n)
+
+
+def circle_turn(found: orient.Orientation) -> tuple[int, bool]:
+    """(quarter turns clockwise that make a circle print upright, whether the page tells it surely): the
+    page's turn, else the likeliest (``orient.likely_turn``)."""
+    quarter = page_quarter(found)
+    if quarter is None:
+        return (-orient.likely_turn(found)) % 4, False
+    return quarter, True
 
 
 def page_quarter(found: orient.Orientation) -> int | None:
@@ -278,6 +296,17 @@ def _turned(grid: list, quarter: int) -> list:
         for c, value in enumerate(row):
             cells[r, c] = value
     return np.rot90(cells, k=-quarter).tolist()
+
+
+def _reading(mesh_full: rectify.Mesh, picture: np.ndarray, marked: np.ndarray, quarter: int, cands: list, *,
+             glyphs: dict, turn_known: bool, settle=None) -> GridReading:
+    """The ``GridReading`` of a grid read as seen in the photo (``mesh_full`` in full-resolution pixels,
+    ``picture`` the dewarped gray grid, ``marked`` (n, n) the ink's word that a cell holds a mark) given turned
+    ``quarter`` x 90 degrees clockwise, ``cands`` already turned so."""
+    return GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
+                       picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
+                       glyphs=dict(glyphs), turn_known=turn_known, filled=np.rot90(marked, k=-quarter),
+                       settle=settle)
 
 
 def fit_of(cands) -> float:
@@ -322,15 +351,25 @@ class TakuzuReader:
                 # circles look alike every way up: the page's text tells the turn, or it stays unknown and the
                 # grid is given as seen -- or as the text's weak evidence has it when that clearly outweighs the
                 # odds of an upright photo (``orient.likely_turn``); drawn right in the photo either way
-                found = page_orientation(loaded, mesh_small, n, timer=timer,
-                                         words=not far_behind(loaded, candidate, [cands]))
-                quarter = page_quarter(found)
-                turn_known = quarter is not None
-                if quarter is None:
-                    quarter = (-orient.likely_turn(found)) % 4
+                # The turn changes neither the likelihood, nor whether the grid solves, nor the overlay: only
+                # the grid given in the record. So when the text's shape does not tell, the page's words
+                # (100-200 ms) are read only for a reading the photo stage revises (``GridReading.settle``):
+                # the reading is given in the shape's likeliest turn until then
+                found = page_orientation(loaded, mesh_small, n, timer=timer, words=False)
+                quarter, turn_known = circle_turn(found)
                 chosen = [(0.0, quarter, _turned(cands, quarter))]
                 # the marks' own word that a cell holds a circle (ink, shape, ring or disc), as seen in the photo
                 marked = np.array([[1.0 - dict(cell).get(None, 0.0) for cell in row] for row in cands])
+                if found.turn is None and not far_behind(loaded, candidate, [cands]):
+                    mesh_full = mesh_small.scaled(1.0 / loaded.scale)
+
+                    def settle(found=found, cands=cands, marked=marked, mesh_full=mesh_full, picture=picture):
+                        quarter, known = circle_turn(page_words(loaded, mesh_small, n, found, timer=timer))
+                        return _reading(mesh_full, picture, marked, quarter, _turned(cands, quarter),
+                                        glyphs=GLYPHS_CIRCLES, turn_known=known)
+
+                    return [_reading(mesh_full, picture, marked, quarter, chosen[0][2], glyphs=GLYPHS_CIRCLES,
+                                     turn_known=turn_known, settle=settle)]
             else:
                 # digits: a glyph running into the trimmed-off margin is looked at again, and so is an empty
                 # cell on the picture stretched over 2 cells (``ruled.second_look``): a digit in shadow or
@@ -360,9 +399,7 @@ class TakuzuReader:
                     chosen = [t for t in chosen if t[1] == lean] or chosen
                     chosen, turn_known = chosen[:1], False
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)
-        return [GridReading(mesh=mesh_full.rotated(quarter), turn=(-quarter) % 4, cands=cands, fit=fit_of(cands),
-                            picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
-                            glyphs=dict(glyphs), turn_known=turn_known, filled=np.rot90(marked, k=-quarter))
+        return [_reading(mesh_full, picture, marked, quarter, cands, glyphs=glyphs, turn_known=turn_known)
                 for _, quarter, cands in chosen]
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
