@@ -27,7 +27,12 @@ DOT_TRUST = 0.3
 #: A confidently read grid is still read turned when a sample of TURN_SAMPLE of its inked cells reads within
 #: TURN_MARGIN (mean log-probability) as well turned (``_sample_fits``).
 TURN_SAMPLE, TURN_MARGIN = 12, 0.15
-TURN_CHECKED = -0.02  #: ... unless it reads almost perfectly upright (fit above this)
+#: ... unless it reads almost perfectly upright: its fit is above TURN_CHECKED, or its symbols stand TURN_CLEAR
+#: clear of their runners-up (``clear_of``): a 16x16 number print's two-digit numbers read as the product of
+#: their halves' readings (p 0.8 - 0.9, the rest on no symbol of the alphabet), which lowers its fit to -0.02 ..
+#: -0.03 with no rival in sight. On the dev sets, the turned 9x9 prints read upright above ``orientations``' ``sure``
+#: stood -0.038 .. -0.068 clear (10 grids); upright 16x16 prints -0.0054 or better, but for a blurred one (-0.022)
+TURN_CHECKED, TURN_CLEAR = -0.02, -0.01
 #: A turn is not read whole when, on that sample, it reads so much worse than the best turn that its
 #: likelihood (scaled to all inked cells) would fall this far below the best's (``_hopeless``): twice what
 #: could still matter to the choice (revise.MAX_COST + revise.RIVAL_MARGIN), the sample being a sample.
@@ -227,19 +232,28 @@ def fit_of(cands) -> float:
     return float(np.mean(np.log(probs))) if probs else -np.inf
 
 
+def clear_of(cands) -> float:
+    """Mean over the cells read as holding a symbol of log(p1 / (p1 + p2)), p1 the best candidate's
+    probability and p2 the runner-up's (0 = no rival anywhere); never below ``fit_of``."""
+    pairs = [(cell[0][1], cell[1][1] if len(cell) > 1 else 0.0) for row in cands for cell in row
+             if cell[0][0] is not None]
+    return float(np.mean([np.log(p1 / (p1 + p2)) for p1, p2 in pairs])) if pairs else -np.inf
+
+
 def orientations(inks, engine, *, alphabet: str, values: tuple, sure: float = -0.1,
                  crops_reader=None) -> list[tuple[int, list]]:
     """``[(quarter, candidates), ...]``: the cells read upright (quarter 0), and also as seen after turning
     the photo 1, 2, 3 quarter turns clockwise when they read about as well turned on a sample
-    (``_sample_fits``; unless they read almost perfectly upright), or when they read poorly (fit below
-    ``sure``) -- then without the turns (upright too) that read so much worse on a larger sample than the
-    best that the rules could never choose them (``_hopeless``)."""
+    (``_sample_fits``; unless they read almost perfectly upright: ``TURN_CHECKED``, ``TURN_CLEAR``), or when
+    they read poorly (fit below ``sure``) -- then without the turns (upright too) that read so much worse on a
+    larger sample than the best that the rules could never choose them (``_hopeless``)."""
     opts = dict(alphabet=alphabet, values=values, crops_reader=crops_reader)
     cands = read_cells(inks, engine, **opts)
     fit = fit_of(cands)
     keep = [0, 1, 2, 3]
     if fit >= sure:
-        fits = _sample_fits(inks, engine, **opts) if fit < TURN_CHECKED else None
+        checked = fit < TURN_CHECKED and clear_of(cands) < TURN_CLEAR
+        fits = _sample_fits(inks, engine, **opts) if checked else None
         if fits is None or max(f for f, _ in fits[1:]) < fits[0][0] - TURN_MARGIN:
             keep = [0]
     else:
