@@ -3,6 +3,7 @@ fallback (scanner.ocr.tesseract.read_words, words_engine, tessdata_dir): where t
 words either way, failures as errors the caller turns into 'no words', one call at a time across threads."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -80,8 +81,20 @@ def test_an_engine_failing_to_start_counts_as_missing(monkeypatch):
 
     monkeypatch.setattr(tesseract, "_engines", {})
     monkeypatch.setitem(sys.modules, "tesserocr", SimpleNamespace(PyTessBaseAPI=broken))
-    monkeypatch.setattr(tesseract, "tessdata_dir", lambda lang="eng": "/nowhere")
+    monkeypatch.setattr(tesseract, "tessdata_dirs", lambda lang="eng": ["/nowhere", "/elsewhere"])
     assert tesseract._in_process("eng") is None
+
+
+def test_a_broken_model_in_one_folder_leaves_the_next_folder_to_try(monkeypatch):
+    def start(path, lang):
+        if path.startswith("/broken"):
+            raise RuntimeError("Failed to init API, possibly an invalid tessdata path")
+        return ("engine", path)
+
+    monkeypatch.setattr(tesseract, "_engines", {})
+    monkeypatch.setitem(sys.modules, "tesserocr", SimpleNamespace(PyTessBaseAPI=start))
+    monkeypatch.setattr(tesseract, "tessdata_dirs", lambda lang="eng": ["/broken", "/good"])
+    assert tesseract._in_process("eng") == ("engine", "/good/")
 
 
 class _FakeEngine:
@@ -143,14 +156,20 @@ def test_threads_take_turns_with_the_one_engine(monkeypatch):
     assert answers == [[("Every", 91.5, 10, 20, 30, 12)]] * 4
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
 def test_a_forked_child_makes_its_own_engine_and_lock(monkeypatch):
     kept = object()
     monkeypatch.setattr(tesseract, "_engines", {"eng": kept})
     monkeypatch.setattr(tesseract, "_forsaken", [])
     monkeypatch.setattr(tesseract, "_lock", tesseract._lock)
     before = tesseract._lock
-    tesseract._forget_after_fork()
-    assert tesseract._engines == {} and tesseract._forsaken == [kept] and tesseract._lock is not before
+    pid = os.fork()  # the hook registered with os.register_at_fork runs in the child
+    if pid == 0:
+        fresh = tesseract._engines == {} and tesseract._forsaken == [kept] and tesseract._lock is not before
+        os._exit(0 if fresh else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert tesseract._engines == {"eng": kept} and tesseract._lock is before  # the parent keeps its own
 
 
 def test_the_model_folder_is_found_from_the_environment_the_program_or_the_known_places(monkeypatch, tmp_path):
@@ -161,11 +180,11 @@ def test_the_model_folder_is_found_from_the_environment_the_program_or_the_known
     for prefix in (model, model.parent):  # the folder itself, or its parent (older Tesseracts)
         monkeypatch.setenv("TESSDATA_PREFIX", str(prefix))
         assert tesseract.tessdata_dir("eng") == str(model)
-    assert tesseract.tessdata_dir("fra") is None or tesseract.tessdata_dir("fra") != str(model)
     monkeypatch.delenv("TESSDATA_PREFIX")
     listing = f'List of available languages in "{model}/" (1):\neng\n'
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: SimpleNamespace(stdout=listing.encode(), stderr=b""))
     assert tesseract.tessdata_dir("eng").rstrip("/") == str(model)
+    assert tesseract.tessdata_dir("fra") is None  # named, but holding no French model
 
     def gone(*a, **k):
         raise FileNotFoundError("tesseract")

@@ -178,31 +178,40 @@ WORDS_TIMEOUT = 10.0
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
                  "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata")
 _LANGS_AT = re.compile(r'languages in "([^"]+)"')
+LIST_TIMEOUT = 10.0  #: seconds ``tesseract --list-langs`` may take (it answers in ~0.1 s): a bound for a stuck program
 
 
 def tessdata_dir(lang: str = "eng") -> str | None:
-    """The folder holding ``lang``'s model (``eng.traineddata``): TESSDATA_PREFIX (the folder or its parent),
-    the known package folders (``TESSDATA_DIRS``), or the one the tesseract program names
-    (``tesseract --list-langs``); None when none holds it."""
-    found = [os.environ[k] for k in ("TESSDATA_PREFIX",) if os.environ.get(k)]
-    found = [d for prefix in found for d in (prefix, os.path.join(prefix, "tessdata"))] + list(TESSDATA_DIRS)
-    for folder in found:
-        if os.path.isfile(os.path.join(folder, f"{lang}.traineddata")):
-            return folder
+    """The first folder ``tessdata_dirs`` names, None when none holds ``lang``'s model."""
+    return next(iter(tessdata_dirs(lang)), None)
+
+
+def tessdata_dirs(lang: str = "eng") -> list[str]:
+    """The folders holding ``lang``'s model (``eng.traineddata``), in the order they are tried: TESSDATA_PREFIX
+    (the folder or its parent), the known package folders (``TESSDATA_DIRS``), then the one the tesseract
+    program names (``tesseract --list-langs``, asked only when none of the others holds it)."""
+    prefix = os.environ.get("TESSDATA_PREFIX")
+    tried = ([prefix, os.path.join(prefix, "tessdata")] if prefix else []) + list(TESSDATA_DIRS)
+    found = [folder for folder in dict.fromkeys(tried) if os.path.isfile(os.path.join(folder, f"{lang}.traineddata"))]
+    if found:
+        return found
     try:
-        done = subprocess.run(["tesseract", "--list-langs"], capture_output=True, timeout=10.0)
+        done = subprocess.run(["tesseract", "--list-langs"], capture_output=True, timeout=LIST_TIMEOUT)
     except (OSError, subprocess.SubprocessError):
-        return None
+        return []
     named = _LANGS_AT.search(done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace"))
     if named and os.path.isfile(os.path.join(named.group(1), f"{lang}.traineddata")):
-        return named.group(1)
-    return None
+        return [named.group(1)]
+    return []
 
 
 # The words are read by ONE Tesseract kept in this process (the tesserocr package, which holds the library):
 # no program started and no model loaded per call (about 75 ms of the subprocess's cost on a blank picture), no
 # PNG written and parsed, and the library lets go of Python's lock while it reads, so a thread may read the
 # words while another goes on. The tesseract program is the fallback when tesserocr is missing or fails to start.
+# The wheel's library has no OpenMP; one built with it would read on several threads unless OMP_THREAD_LIMIT=1 is
+# in the environment (the program is always run so): it is not set from here, as changing the environment while
+# other threads run is not safe.
 _lock = threading.Lock()  #: one call at a time uses the engine (tesserocr's engines are not thread-safe)
 _engines: dict = {}  #: lang -> the tesserocr engine, or None when it could not be made (not tried again)
 _forsaken: list = []  #: engines a forked child inherited (maybe mid-read): never used nor freed there
@@ -224,16 +233,15 @@ def _in_process(lang: str):
     if lang not in _engines:
         engine = None
         try:
-            # one thread: a library built with OpenMP spent twice the CPU for the same words on a busy machine
-            # (read when the library loads; the wheel's own library has no OpenMP)
-            os.environ.setdefault("OMP_THREAD_LIMIT", "1")
             import tesserocr
-
-            folder = tessdata_dir(lang)
-            if folder is not None:
+        except Exception:  # noqa: BLE001 -- missing or broken: the program is asked instead
+            tesserocr = None
+        for folder in tessdata_dirs(lang) if tesserocr is not None else ():
+            try:  # a broken model in one folder (TESSDATA_PREFIX, say) leaves the next one to try
                 engine = tesserocr.PyTessBaseAPI(path=os.path.join(folder, ""), lang=lang)
-        except Exception:  # noqa: BLE001 -- missing, broken or failing: the program is asked instead
-            engine = None
+                break
+            except Exception:  # noqa: BLE001 -- failing to start: the next folder, else the program
+                engine = None
         _engines[lang] = engine
     return _engines[lang]
 
@@ -257,15 +265,18 @@ def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng") 
     """The words Tesseract reads in ``picture`` (h, w) uint8 (dark text on light paper), in ONE call:
     [(text, confidence 0..100, x, y, w, h), ...] with each word's box in ``picture``'s pixels; a line of the
     engine's table that does not parse is left out. Read by this process's own engine (``_in_process``), else
-    by the tesseract program (``_read_by_program``). Raises ``ScanSolveError`` when neither is installed,
-    ``RuntimeError`` when the engine fails or times out (``WORDS_TIMEOUT``), ``OSError`` when the program
-    cannot be started."""
+    by the tesseract program (``_read_by_program``). Raises ``ValueError`` for a picture that is not gray,
+    ``ScanSolveError`` when neither engine is installed, ``RuntimeError`` when the engine fails or times out
+    (``WORDS_TIMEOUT``: in this process it bounds the recognition, not the page layout analysis before it --
+    a few ms on the small pictures read here), ``OSError`` when the program cannot be started."""
+    picture = np.ascontiguousarray(picture, dtype=np.uint8)
+    if picture.ndim != 2:
+        raise ValueError(f"a gray picture is read, not one of shape {picture.shape}")
+    if picture.size == 0:
+        return []  # nothing to read (the library would only complain on stderr)
     with _lock:
         engine = _in_process(lang)
         if engine is not None:
-            picture = np.ascontiguousarray(picture, dtype=np.uint8)
-            if picture.ndim != 2:
-                raise ValueError(f"a gray picture is read, not one of shape {picture.shape}")
             height, width = picture.shape
             engine.SetPageSegMode(psm)
             engine.SetImageBytes(picture.tobytes(), width, height, 1, width)
