@@ -226,3 +226,17 @@ def test_a_straight_grid_in_a_larger_outline_found_bent_of_another_size_wins():
         for cand in order:
             grid_find._keep(kept, cand)
         assert kept == [straight]
+
+
+def test_a_bent_outline_holding_a_much_smaller_straight_grid_is_no_frame_of_it():
+    # a curled 16 x 16 grid with a straight 9 x 9 lattice found on a part of it: no frame counts 7 rows more
+    # than the grid it holds, so the scores decide (the bent 16 is far the better)
+    part = np.array([[100, 100], [340, 100], [340, 340], [100, 340]], np.float32)
+    outline = np.array([[90, 90], [530, 90], [530, 530], [90, 530]], np.float32)
+    straight = grid_find.Candidate(quad=part, size=9, score=0.40, area=240.0 ** 2)
+    bent = grid_find.Candidate(quad=outline, size=16, score=0.90, area=440.0 ** 2, bent=True)
+    for order in ((straight, bent), (bent, straight)):
+        kept: list = []
+        for cand in order:
+            grid_find._keep(kept, cand)
+        assert kept == [bent]
