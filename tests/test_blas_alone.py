@@ -52,3 +52,37 @@ def test_the_classifiers_products_are_the_same_alone(blas_threads):
         with classifier.blas_alone():
             alone = model.probabilities(x)
         assert np.array_equal(shared, alone)
+
+
+def test_overlapping_blocks_of_two_threads_restore_once_the_last_leaves(blas_threads):
+    import threading
+
+    blas_threads(2)
+    inside, leave = threading.Event(), threading.Event()
+
+    def other():
+        with classifier.blas_alone():
+            inside.set()
+            leave.wait(5)
+
+    t = threading.Thread(target=other)
+    with classifier.blas_alone():
+        t.start()
+        assert inside.wait(5)
+    assert _count(blas_threads) == 1  # this thread left, the other is still inside
+    leave.set()
+    t.join(5)
+    assert _count(blas_threads) == 2
+
+
+def test_a_forked_child_gets_its_own_lock():
+    import os
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork here")
+    before = classifier._blas_lock
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if classifier._blas_lock is not before and not classifier._blas_lock.locked() else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0 and classifier._blas_lock is before

@@ -143,6 +143,17 @@ def _blas_local_threads():
 
 
 _blas_lock = threading.Lock()
+
+
+def _new_blas_lock() -> None:
+    """A forked child's own lock: a thread of the parent inside ``blas_alone`` may have held it when the
+    process forked, and that thread does not exist in the child. (Its count stays: OpenBLAS then stays on one
+    thread in the child, which costs nothing here.)"""
+    global _blas_lock
+    _blas_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_blas_lock)
 _blas_users = [0, 0]  #: blocks inside ``blas_alone`` now, and OpenBLAS's thread count before the first
 
 
