@@ -32,7 +32,9 @@ FAINT_GRAIN = 6.0
 #: A glyph beside the central one, as the 1 of a two-digit number, is kept with it when at most this share of
 #: the cell away (a narrow 1 centred in its figure's width stands apart: "11" in a tabular font)
 PARTNER_GAP = 0.25
-FAINT_STROKE = 0.2  #: widest faint stroke ``faint_strokes`` finds, as a share of the cell
+#: widest faint stroke ``faint_strokes`` finds, as a share of the cell: a serif letter's thin arm or bar is a
+#: tenth of a cell or less; a glyph's stem, at about a fifth and more, is found at the page's ink level anyway
+FAINT_STROKE = 0.2
 
 
 @dataclass
