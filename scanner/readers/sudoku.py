@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from .. import circles
+from .. import cells as cells_stage
 from ..cells import opencv_alone
 from .ruled import engine_read, read_ruled, readings_key, spread
 
@@ -160,10 +161,7 @@ def _glyph_ink(crop: np.ndarray, level: float | None = None) -> np.ndarray:
     ``_ink_level`` when already known."""
     ink = crop < (_ink_level(crop) if level is None else level)
     h, w = ink.shape
-    # a straight remnant, even where two lines meet: columns first, then rows (the columns cleared); a line
-    # covers 90 % of the side (counted in whole pixels: 10 x count >= 9 x side)
-    ink[:, _edges(w) & (10 * np.count_nonzero(ink, axis=0) >= 9 * h)] = False
-    ink[_edges(h) & (10 * np.count_nonzero(ink, axis=1) >= 9 * w), :] = False
+    cells_stage.clear_line_remnants(ink, cols=_edges(w), rows=_edges(h))  # a straight remnant in the edge sixths
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.view(np.uint8), connectivity=8)
     if count < 2:
         return ink  # no ink at all
