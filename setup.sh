@@ -36,6 +36,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.scan-solve-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+  # tesserocr (Tesseract in-process, for the page-turn words) is an extra: where it cannot be installed (no
+  # binary wheel for this machine), scan-solve works without it and asks the tesseract program instead
+  if ! .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,ocr]"; then
+    echo "setup.sh: tesserocr could not be installed; the tesseract program reads the page's words instead" >&2
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+  fi
   touch "$stamp"
 fi
