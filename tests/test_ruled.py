@@ -219,3 +219,28 @@ def test_the_glyph_keeps_its_own_ink_when_one_faint_stroke_joins_it():
     apart = np.zeros_like(mask)
     apart[18:20, 0:6] = True  # one faint stroke holding none of the glyph: left out
     assert np.array_equal(cells._with_faint(mask, ink, apart), mask)
+
+
+def test_measure_with_least_gives_the_full_measure_of_the_glyphs_that_tall_and_nothing_else():
+    # glyphs of three sizes, some pale under glare, with the 16x16 options (pairs, faint strokes, wide retrim)
+    n = 9
+    pic = _grid_picture(n, {(r, (4 * r + 1) % n): (str(r + 1) if r % 3 else "1" + str(r), 15) for r in range(n)},
+                        glare=(2, 3, 0.5))
+    cv2.putText(pic, "8", (6 * CELL + 18, 7 * CELL + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 30, 2)  # a small glyph
+    opts = dict(retrim=cells.WIDE_TRIM, halo=ruled.GLYPH_HALO, trim=ruled.PAIR_TRIM, pairs=True,
+                faint=ruled.FAINT_SHARE)
+    full = cells.measure(pic, n, cell=CELL, **opts)
+    heights = sorted({round(ink.height, 3) for row in full for ink in row if ink.crop is not None})
+    assert len(heights) >= 3
+    least = [[heights[(r + c) % len(heights)] for c in range(n)] for r in range(n)]
+    some = cells.measure(pic, n, cell=CELL, **opts, least=least)
+    for r in range(n):
+        for c in range(n):
+            a, b = full[r][c], some[r][c]
+            if a.height >= least[r][c]:
+                assert b.height == a.height and b.p_filled == a.p_filled
+                assert (a.crop is None and b.crop is None) or np.array_equal(a.crop, b.crop)
+            else:
+                assert b.height == 0.0 and b.crop is None
+    assert any(full[r][c].crop is not None and some[r][c].crop is None for r in range(n) for c in range(n))
+    assert any(some[r][c].crop is not None for r in range(n) for c in range(n))

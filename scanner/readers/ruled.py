@@ -145,13 +145,16 @@ def local_contrast(gray: np.ndarray, *, cell: int, floor_cells: float = 3.0) -> 
     ruled lines, the marks, over ``floor_cells`` cells) black: a glyph washed out by glare, or printed paler
     than the lines, reads as ink like the rest (spans under ``GLARE_SPAN`` levels are not stretched further,
     so empty paper stays paper)."""
-    g = gray.astype(np.float32)
     k = int(1.5 * cell) | 1
     paper = cv2.blur(cells_stage.closing(gray, k=k).astype(np.float32), (k, k))  # closed in 8 bits: same values
     w = int(floor_cells * cell) | 1
     floor = cv2.blur(cells_stage.erosion(gray, k=w).astype(np.float32), (w, w))
-    span = np.maximum(paper - floor, GLARE_SPAN)
-    return (np.clip((g - (paper - span)) / span, 0.0, 1.0) * 255).astype(np.uint8)
+    # (gray - (paper - span)) / span clipped to 0..1, x 255, worked in place (the same float32 steps)
+    span = np.maximum(np.subtract(paper, floor, out=floor), GLARE_SPAN, out=floor)
+    out = np.subtract(gray, np.subtract(paper, span, out=paper), dtype=np.float32)
+    np.divide(out, span, out=out)
+    np.clip(out, 0.0, 1.0, out=out)
+    return np.multiply(out, 255, out=out).astype(np.uint8)
 
 
 def second_look(picture: np.ndarray, inks: list, *, cell: int, **measure_opts) -> list:
@@ -168,11 +171,14 @@ def second_look(picture: np.ndarray, inks: list, *, cell: int, **measure_opts) -
                and (stretched[r * cell + cut:(r + 1) * cell - cut, c * cell + cut:(c + 1) * cell - cut] < SECOND_DARK).any()
                for r, row in enumerate(inks) for c, ink in enumerate(row)):
         return inks  # no empty or faded cell shows anything dark even stretched: nothing to measure again
-    again = cells_stage.measure(stretched, n, cell=cell, **measure_opts)
-    taken = [[b if b.crop is not None and (a.crop is None or b.height >= FRAGMENT_GAIN * a.height) else a
-              for a, b in zip(row_a, row_b)]
-             for row_a, row_b in zip(inks, again)]
-    return inks if all(t is a for row_t, row_a in zip(taken, inks) for t, a in zip(row_t, row_a)) else taken
+    # a cell's new measure is taken when it holds a glyph and the old none, or one FRAGMENT_GAIN times less tall:
+    # only those glyphs are measured (``least``), the other cells keep their old measure
+    again = cells_stage.measure(stretched, n, cell=cell, **measure_opts,
+                                least=[[FRAGMENT_GAIN * a.height if a.crop is not None else
+                                        cells_stage.DIGIT_HEIGHT - cells_stage.DOUBT_BAND for a in row] for row in inks])
+    if all(b.crop is None for row_b in again for b in row_b):
+        return inks
+    return [[b if b.crop is not None else a for a, b in zip(row_a, row_b)] for row_a, row_b in zip(inks, again)]
 
 
 #: a glyph whose stretched measure is this many times taller (its longer extent) is taken from the stretched
