@@ -126,16 +126,19 @@ def clear_line_remnants(ink: np.ndarray, *, cols: np.ndarray, rows: np.ndarray) 
     ink[rows & (10 * ink.sum(axis=1) >= 9 * w), :] = False
 
 
-def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray, float]:
+def _central_glyph(ink: np.ndarray, *, pairs: bool = False, least: float = 0.0) -> tuple[np.ndarray, float]:
     """The mask (C', C') of components that belong to a glyph near the centre of a cell interior ``ink``
     (bool), and the glyph's size as a share of the interior: its longer extent, so a turned photo's glyphs
     (a "1" lying on its side) measure as they would upright. ``pairs``: a glyph may have a partner beside it
-    (two-digit numbers), kept too although it lies off the centre."""
+    (two-digit numbers), kept too although it lies off the centre. ``least``: a glyph shorter than this is
+    not wanted -- none is returned (and the components are not weighed when all the ink is shorter)."""
     size = ink.shape[0]
     if not ink.any():  # plain paper (most empty cells): no component to weigh
         return np.zeros_like(ink, dtype=bool), 0.0
     if pairs:  # a glyph beside the line (the 1 of a two-digit number) would be one component with its remnant
         ink = _without_line_remnants(ink)
+    if least > 0.0 and _extent(ink) < least:  # the glyph is part of this ink: as short or shorter
+        return np.zeros_like(ink, dtype=bool), 0.0
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     keep = np.zeros(count, bool)
     band = max(1, round(EDGE_BAND * size))
@@ -166,9 +169,8 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False) -> tuple[np.ndarray,
     if pairs:
         _add_partners(keep, stats, size)
     mask = keep[labels]
-    rows = np.nonzero(mask.any(axis=1))[0]
-    cols = np.nonzero(mask.any(axis=0))[0]
-    return mask, float(max(rows[-1] - rows[0], cols[-1] - cols[0]) + 1) / size
+    height = _extent(mask)
+    return (mask, height) if height >= least else (np.zeros_like(ink, dtype=bool), 0.0)
 
 
 def paper_grain(norm: np.ndarray, level: float) -> float:
@@ -203,8 +205,8 @@ def _with_faint(mask: np.ndarray, ink: np.ndarray, faint: np.ndarray) -> np.ndar
 
 
 def _extent(ink: np.ndarray) -> float:
-    """The longer extent of all the ink in a cell interior ``ink`` (C', C') bool, as ``_central_glyph`` measures
-    its glyph (a part of that ink): a bound on the glyph's height."""
+    """The longer extent of all the ink in a cell interior ``ink`` (C', C') bool as a share of its side: a glyph's
+    height (``_central_glyph``), and for any ink a bound on the height of a glyph made of part of it."""
     rows = np.flatnonzero(ink.any(axis=1))
     if not len(rows):
         return 0.0
@@ -265,11 +267,8 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
             for c in range(n):
                 y0, x0 = r * cell + cut, c * cell + cut
                 y1, x1 = (r + 1) * cell - cut, (c + 1) * cell - cut
-                if least is not None and _extent(ink[y0:y1, x0:x1]) < least[r][c]:
-                    continue  # the glyph lies within the ink: as short or shorter
-                mask, height = _central_glyph(ink[y0:y1, x0:x1], pairs=pairs)
-                if least is not None and height < least[r][c]:
-                    continue
+                mask, height = _central_glyph(ink[y0:y1, x0:x1], pairs=pairs,
+                                              least=0.0 if least is None else least[r][c])
                 heights[r][c] = height
                 if height >= DIGIT_HEIGHT - DOUBT_BAND:
                     glyphs[r, c] = mask
