@@ -167,6 +167,17 @@ def test_faint_marks_midway_make_no_grid_of_twice_the_size():
     assert grid_find.count_cells(rows, rows, span=(40.0, 40.0 + 22 * 18))[0] == 18
 
 
+def _kept_in_either_order(first, second) -> list[list]:
+    """What ``grid_find._keep`` keeps of two candidates offered one after the other, in both orders."""
+    out = []
+    for order in ((first, second), (second, first)):
+        kept: list = []
+        for cand in order:
+            grid_find._keep(kept, cand)
+        out.append(kept)
+    return out
+
+
 def test_an_outline_whose_lines_show_evenly_wins_over_a_bent_twin_of_the_same_size():
     # a bent count scores its lines where it followed them: an outline half a row off at one corner can score
     # higher than the true outline, whose even spacing confirms it (a 20 x 20 grid's border along a title bar)
@@ -175,10 +186,7 @@ def test_an_outline_whose_lines_show_evenly_wins_over_a_bent_twin_of_the_same_si
     off[3, 1] -= 11  # a bottom corner half a cell high
     straight = grid_find.Candidate(quad=true, size=20, score=0.58, area=440.0 ** 2)
     bent = grid_find.Candidate(quad=off, size=20, score=0.70, area=430.0 * 440, bent=True)
-    for order in ((straight, bent), (bent, straight)):
-        kept: list = []
-        for cand in order:
-            grid_find._keep(kept, cand)
+    for kept in _kept_in_either_order(straight, bent):
         assert [k.quad is true for k in kept] == [True]
     # of another size the bent one still needs only the clearer lines (curled paper: the even count misled)
     other = grid_find.Candidate(quad=true, size=10, score=0.5, area=440.0 ** 2)
@@ -221,10 +229,7 @@ def test_a_straight_grid_in_a_larger_outline_found_bent_of_another_size_wins():
     frame = np.array([[100, 100], [550, 100], [550, 580], [100, 580]], np.float32)
     straight = grid_find.Candidate(quad=grid, size=14, score=0.60, area=392.0 ** 2)
     bent = grid_find.Candidate(quad=frame, size=16, score=0.72, area=450.0 * 480, bent=True)
-    for order in ((straight, bent), (bent, straight)):
-        kept: list = []
-        for cand in order:
-            grid_find._keep(kept, cand)
+    for kept in _kept_in_either_order(straight, bent):
         assert kept == [straight]
 
 
@@ -235,8 +240,5 @@ def test_a_bent_outline_holding_a_much_smaller_straight_grid_is_no_frame_of_it()
     outline = np.array([[90, 90], [530, 90], [530, 530], [90, 530]], np.float32)
     straight = grid_find.Candidate(quad=part, size=9, score=0.40, area=240.0 ** 2)
     bent = grid_find.Candidate(quad=outline, size=16, score=0.90, area=440.0 ** 2, bent=True)
-    for order in ((straight, bent), (bent, straight)):
-        kept: list = []
-        for cand in order:
-            grid_find._keep(kept, cand)
+    for kept in _kept_in_either_order(straight, bent):
         assert kept == [bent]

@@ -101,9 +101,7 @@ def test_an_inner_line_pulled_off_at_one_station_does_not_bow_the_border():
     # 8 x 8 cells of 32 px; inner line 7 is pulled 6 px onto a mark beside it at the last station (and only
     # faintly seen elsewhere): the spacing extrapolated from that station put the border 15 px inwards there
     n, cell, margin = 8, 32.0, 12.0
-    expected = margin + cell * np.arange(n + 1)
-    stations = margin + cell * (np.arange(n) + 0.5)
-    lines = np.repeat(expected[:, None], n, axis=1)
+    expected, stations, lines = _even_lines(n, cell, margin)
     followed = lines.copy()
     followed[7, -1] -= 6.0
     side = int(expected[-1] + margin) + 1
@@ -147,12 +145,19 @@ def test_a_station_pulled_off_next_to_an_end_is_the_one_left_out():
     assert np.abs(smoothed - 199.5).max() < 0.5
 
 
+def _even_lines(n: int, cell: float, margin: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An n x n grid of ``cell`` px cells ``margin`` px into its picture: the lines' positions (n + 1,), the
+    stations (n,) (the cells' middles), and every line at every station (n + 1, n)."""
+    true = margin + cell * np.arange(n + 1)
+    stations = margin + cell * (np.arange(n) + 0.5)
+    return true, stations, np.repeat(true[:, None], n, axis=1)
+
+
 def _off_by_a_share(n: int, cell: float, margin: float, share: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """True line positions (n + 1,), the positions a quad ``share`` of a cell too long at the far end expects
     them at, and the stations (n,)."""
-    true = margin + cell * np.arange(n + 1)
+    true, stations, _ = _even_lines(n, cell, margin)
     expected = margin + (cell + share * cell / n) * np.arange(n + 1)
-    stations = margin + cell * (np.arange(n) + 0.5)
     return true, expected, stations
 
 
@@ -177,9 +182,7 @@ def test_an_outer_line_followed_off_the_spacing_at_most_stations_is_put_on_it_at
     # the border followed onto print beside it 8 px off at five of six stations, 3 px (within the slack) at the
     # sixth: the line through the five put back and the one kept was bent 0.1 cell at that end
     n, cell, margin = 6, 32.0, 12.0
-    true = margin + cell * np.arange(n + 1)
-    stations = margin + cell * (np.arange(n) + 0.5)
-    lines = np.repeat(true[:, None], n, axis=1)
+    true, stations, lines = _even_lines(n, cell, margin)
     pulled = lines.copy()
     pulled[0] -= 8.0
     pulled[0, -1] = true[0] - 3.0
