@@ -334,6 +334,7 @@ class TakuzuReader:
                       for c, ink in enumerate(row)] for r, row in enumerate(inks)]
             glyphs: dict = {}
             turn_known = True
+            settle = None  # a circle reading's turn still to be told by the page's words (``GridReading.settle``)
             if circles.is_circle_grid([m for row in marks for m in row]):
                 glyphs = GLYPHS_CIRCLES
                 samples = circles.centre_samples(dark, n, cell=READ_CELL)
@@ -361,15 +362,10 @@ class TakuzuReader:
                 # the marks' own word that a cell holds a circle (ink, shape, ring or disc), as seen in the photo
                 marked = np.array([[1.0 - dict(cell).get(None, 0.0) for cell in row] for row in cands])
                 if found.turn is None and not far_behind(loaded, candidate, [cands]):
-                    mesh_full = mesh_small.scaled(1.0 / loaded.scale)
-
-                    def settle(found=found, cands=cands, marked=marked, mesh_full=mesh_full, picture=picture):
+                    def settle():
                         quarter, known = circle_turn(page_words(loaded, mesh_small, n, found, timer=timer))
-                        return _reading(mesh_full, picture, marked, quarter, _turned(cands, quarter),
-                                        glyphs=GLYPHS_CIRCLES, turn_known=known)
-
-                    return [_reading(mesh_full, picture, marked, quarter, chosen[0][2], glyphs=GLYPHS_CIRCLES,
-                                     turn_known=turn_known, settle=settle)]
+                        return _reading(mesh_small.scaled(1.0 / loaded.scale), picture, marked, quarter,
+                                        _turned(cands, quarter), glyphs=GLYPHS_CIRCLES, turn_known=known)
             else:
                 # digits: a glyph running into the trimmed-off margin is looked at again, and so is an empty
                 # cell on the picture stretched over 2 cells (``ruled.second_look``): a digit in shadow or
@@ -399,7 +395,8 @@ class TakuzuReader:
                     chosen = [t for t in chosen if t[1] == lean] or chosen
                     chosen, turn_known = chosen[:1], False
         mesh_full = mesh_small.scaled(1.0 / loaded.scale)
-        return [_reading(mesh_full, picture, marked, quarter, cands, glyphs=glyphs, turn_known=turn_known)
+        return [_reading(mesh_full, picture, marked, quarter, cands, glyphs=glyphs, turn_known=turn_known,
+                         settle=settle)
                 for _, quarter, cands in chosen]
 
     def make_puzzle(self, grid: Grid, relations: tuple[Relation, ...] = (), *, source: str = "",
