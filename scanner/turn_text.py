@@ -177,16 +177,10 @@ def confident_chars(words) -> int:
                if conf >= WORD_CONF and sum(ch.isalpha() for ch in text) >= WORD_LETTERS)
 
 
-def vote(image: np.ndarray, quad: np.ndarray, n: int, *, read_words) -> Vote:
-    """The ``Vote`` of the text lines beside the grid with corners ``quad`` (4, 2) (x, y, as seen) of ``n``
-    cells in ``image`` (H, W[, 3]), read by ``read_words(picture) -> [(text, conf, x, y, w, h), ...]`` in
-    one call (``scanner.ocr.tesseract.read_words``)."""
-    return picture_vote(line_pictures(image, quad, n), read_words=read_words)
-
-
 def picture_vote(pictures: dict, *, read_words) -> Vote:
-    """The ``Vote`` of the line ``pictures`` {quarter: [picture, ...]} (``line_pictures``), all stacked in
-    one picture (``sheet``) read in one ``read_words`` call; quarters without pictures score 0."""
+    """The ``Vote`` of the line ``pictures`` {quarter: [picture, ...]} (``line_pictures``, ``_axis_pictures``),
+    all stacked in one picture (``sheet``) read in one ``read_words(picture) -> [(text, conf, x, y, w, h),
+    ...]`` call (``scanner.ocr.tesseract.read_words``); quarters without pictures score 0."""
     picture, spans = sheet(pictures)
     per: list[list[tuple[str, float]]] = [[], [], [], []]
     if spans:

@@ -61,15 +61,17 @@ def test_words_are_credited_to_the_turn_whose_line_they_stand_on():
     page, quad = _instructions(seed=2)
     image, corners = _turned(page, quad, 2)
 
+    pictures = turn_text.line_pictures(image, corners, N)
+
     def read_words(picture):
-        _, spans = turn_text.sheet(turn_text.line_pictures(image, corners, N))
+        _, spans = turn_text.sheet(pictures)
         out = []
         for q, top, bottom in spans:
             conf = 95.0 if q == 2 else 30.0
             out.append(("Binairo", conf, 30, top + 2, 100, bottom - top - 4))
         return out
 
-    vote = turn_text.vote(image, corners, N, read_words=read_words)
+    vote = turn_text.picture_vote(pictures, read_words=read_words)
     assert vote.scores[2] == 7 * len(vote.words[2])  # 7 letters a word
     assert vote.scores[2] > 0 and vote.scores[0] == vote.scores[1] == vote.scores[3] == 0
 
@@ -150,7 +152,7 @@ def test_words_do_not_decide_surely_against_the_lines_shape(monkeypatch):
     """A clear lead of the words for a turn decides it, unless the lines' shape leans clearly the other way
     along that direction (an upside-down solution box beside little upright text): then it is the guess."""
     monkeypatch.setattr(turn_text, "decide", lambda scores: (2, 2))
-    monkeypatch.setattr(turn_text, "vote", lambda *a, **k: turn_text.Vote((0.0, 0.0, 40.0, 0.0), ((),) * 4))
+    monkeypatch.setattr(turn_text, "picture_vote", lambda *a, **k: turn_text.Vote((0.0, 0.0, 40.0, 0.0), ((),) * 4))
     monkeypatch.setattr(turn_text, "_reader", lambda: (lambda picture: []))
     page, quad = _instructions(seed=3)
     leaning_up = orient.Orientation(None, 1.0, 1.0, 6, evidence=(orient.GUESS_Z + 0.5, 0.0))
