@@ -33,7 +33,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise, turn_text
 from . import GridReading, cells_log_likelihood
-from .ruled import _turn, dewarp_gray, engine_read, fitted_mesh, local_contrast, readings_key, second_look
+from .ruled import _turn, dewarp_gray, engine_read, fit_of, fitted_mesh, local_contrast, readings_key, second_look
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -307,11 +307,6 @@ def _reading(mesh_full: rectify.Mesh, picture: np.ndarray, marked: np.ndarray, q
                        picture=np.ascontiguousarray(np.rot90(picture, k=-quarter)), cell=READ_CELL,
                        glyphs=dict(glyphs), turn_known=turn_known, filled=np.rot90(marked, k=-quarter),
                        settle=settle)
-
-
-def fit_of(cands) -> float:
-    probs = [cell[0][1] for row in cands for cell in row if cell[0][0] is not None]
-    return float(np.mean(np.log(probs))) if probs else -np.inf
 
 
 class TakuzuReader:
