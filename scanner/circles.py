@@ -154,17 +154,19 @@ def centre_profiles(dark: np.ndarray, n: int, *, cell: int, samples: np.ndarray 
     return _upper_median(centre_samples(dark, n, cell=cell) if samples is None else samples)
 
 
-def ring_contrasts(samples: np.ndarray, *, cell: int) -> tuple[np.ndarray, np.ndarray]:
+def ring_contrasts(samples: np.ndarray, *, cell: int, profiles: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two (n, n) measures of how much darker than its middle a ring about each cell's centre is
     (``centre_samples`` (n, n, R, A)), each less the mean within ``RING_MIDDLE`` (of the median profile): the
     darkest radius within ``RING_REACH`` of the (upper) median over the directions at each radius; and, in
     each direction, the darkest radius within ``RING_REACH``, the (upper) median of those over the directions
     -- a ring a little off the centre or drawn oval by the photo passes each radius in only some directions,
     while each direction finds it at its own radius (the second is the noisier on grainy paper, where the first
-    holds a faint ring better). A white circle scores high on both; paper, shading and black discs near 0."""
+    holds a faint ring better). A white circle scores high on both; paper, shading and black discs near 0.
+    ``profiles``: the median profiles of ``samples`` (``centre_profiles``) when already taken."""
+    profiles = _upper_median(samples) if profiles is None else profiles
     reach = slice(int(RING_REACH[0] * cell), None)
-    middle = _upper_median(samples[:, :, :int(RING_MIDDLE * cell) + 1, :]).mean(axis=2)
-    at_radius = _upper_median(samples[:, :, reach, :]).max(axis=2)
+    middle = profiles[:, :, :int(RING_MIDDLE * cell) + 1].mean(axis=2)
+    at_radius = profiles[:, :, reach].max(axis=2)
     per_direction = _upper_median(samples[:, :, reach, :].max(axis=2))
     return at_radius - middle, per_direction - middle
 
@@ -177,19 +179,23 @@ def disc_contrast(profiles: np.ndarray, *, cell: int) -> np.ndarray:
     return core - profiles[:, :, int(DISC_OUTSIDE * cell):].mean(axis=2)
 
 
-def ring_probabilities(samples: np.ndarray, paper: np.ndarray, *, cell: int) -> np.ndarray:
+def ring_probabilities(samples: np.ndarray, paper: np.ndarray, *, cell: int,
+                       profiles: np.ndarray | None = None) -> np.ndarray:
     """(n, n) probability that each cell holds a white circle, from its ring about the centre
     (``centre_samples`` (n, n, R, A)) measured against the cells ``paper`` ((n, n) bool: those the ink measure
     found empty, nearly all of them paper): their median profile is taken off every cell's (the ruled lines'
     blur and the print's grain darken all cells alike at some radii), and each ring contrast
     (``ring_contrasts``) counts in spreads above theirs (median, robust spread); the larger count decides,
-    ``RING_SPREADS`` at even odds."""
+    ``RING_SPREADS`` at even odds. ``profiles``: ``centre_profiles`` of the same picture when already taken
+    (a median less the same number is the median less it: the profiles less ``base`` are the samples' less it)."""
     n = samples.shape[0]
     if paper.sum() < n:  # hardly any empty cell: the grid as a whole is the background
         paper = np.ones((n, n), bool)
-    base = np.median(_upper_median(samples[paper]), axis=0)  # (R,)
+    profiles = _upper_median(samples) if profiles is None else profiles
+    base = np.median(profiles[paper], axis=0)  # (R,)
     spreads = []
-    for contrast in ring_contrasts(samples - base[None, None, :, None], cell=cell):
+    for contrast in ring_contrasts(samples - base[None, None, :, None], cell=cell,
+                                   profiles=profiles - base[None, None, :]):
         typical = float(np.median(contrast[paper]))
         spread = max(1.4826 * float(np.median(np.abs(contrast[paper] - typical))), RING_SPREAD_FLOOR)
         spreads.append((contrast - typical) / spread)

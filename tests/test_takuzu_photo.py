@@ -238,6 +238,8 @@ def test_a_faint_or_wide_ring_or_a_grey_disc_the_ink_misses_is_read_as_a_circle(
     assert p[2, 2] < 0.01 and p[3, 3] < 0.01 and p[0, 1] < 0.01 and p[3, 0] < 0.01 and p[2, 0] < 0.01
     assert q[2, 2] > 0.99 and q[2, 0] > 0.9
     assert q[0, 0] < 0.01 and q[1, 1] < 0.01 and q[3, 3] < 0.01 and q[0, 1] < 0.01
+    # the median profiles handed in (as the reader does) are those it would take itself: the same, exactly
+    assert np.array_equal(circles.ring_probabilities(samples, paper, cell=cell, profiles=profiles), p)
     empty_ink = cells_stage.CellInk(height=0.0, p_filled=0.0, crop=None)
     assert takuzu.circle_candidates(empty_ink, None, float(p[0, 0]), float(q[0, 0]))[0][0] == 0
     assert takuzu.circle_candidates(empty_ink, None, float(p[2, 0]), float(q[2, 0]))[0][0] == 1

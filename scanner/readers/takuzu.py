@@ -335,7 +335,7 @@ class TakuzuReader:
                 samples = circles.centre_samples(dark, n, cell=READ_CELL)
                 profiles = circles.centre_profiles(dark, n, cell=READ_CELL, samples=samples)
                 paper = np.array([[ink.p_filled < 0.5 for ink in row] for row in inks])
-                rings = circles.ring_probabilities(samples, paper, cell=READ_CELL)
+                rings = circles.ring_probabilities(samples, paper, cell=READ_CELL, profiles=profiles)
                 # a disc washed out by glare stands out on the picture stretched per neighbourhood, which it
                 # darkens to the lines' black: the darker of the two readings of each cell's core counts
                 glare = circles.centre_profiles(1.0 - stretched.astype(np.float32) / 255.0, n, cell=READ_CELL)
