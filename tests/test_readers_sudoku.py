@@ -61,3 +61,39 @@ def test_strokes_across_a_column_are_its_runs_of_ink():
     assert sudoku._strokes_across(column) == 3
     assert sudoku._strokes_across(np.zeros(5, bool)) == 0
     assert sudoku._strokes_across(np.ones(5, bool)) == 1
+
+
+def _narrow_four() -> np.ndarray:
+    crop = np.full((40, 40), 255, np.uint8)
+    cv2.putText(crop, "4", (6, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 0, 3)
+    ink = np.flatnonzero((crop < 128).any(axis=0))
+    glyph = cv2.resize(crop[:, ink[0]:ink[-1] + 1], (12, 40))  # a condensed print's narrow 4
+    return np.pad(glyph, ((0, 0), (14, 14)), constant_values=255)
+
+
+@pytest.mark.parametrize("whole, halves_read", [("4", False), ("D", True)])
+def test_a_glyph_read_surely_as_one_digit_whole_has_no_halves_read_when_a_pair_could_not_weigh(whole, halves_read):
+    crop = _narrow_four()
+    _, p_pair = sudoku.split_glyphs(crop)
+    assert 0.0 < p_pair < sudoku.PAIR_NEGLIGIBLE  # it might be cut in two, with slight odds
+    shapes = []
+
+    def engine(i, cell):
+        shapes.append(cell.shape)
+        return whole if cell.shape == crop.shape else "17"[i % 2]
+
+    reading = sudoku.read_numbers(FakeEngine(engine), [crop], alphabet=sudoku.ALPHABET)[0]
+    assert (len(shapes) > 1) == halves_read  # read as a letter whole, the pair may yet weigh: its halves are read
+    if not halves_read:
+        assert reading[0] == ("4", 1.0)
+
+
+def test_a_pair_weighs_no_more_than_its_bound_whatever_its_halves_read():
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        p_pair = float(rng.uniform(0.0, 1.0))
+        whole = dict(zip(sudoku.ALPHABET + ".", rng.dirichlet(np.full(17, 0.3))))
+        first = dict(zip("0123456789.", rng.dirichlet(np.full(11, 0.3))))
+        second = dict(zip("0123456789.", rng.dirichlet(np.full(11, 0.3))))
+        bound = sudoku._pair_bound(p_pair, list(whole.items()))
+        assert sudoku._pair_weight(p_pair, whole, first, second) <= bound + 1e-12

@@ -253,7 +253,8 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
     which prints 10..16 either as letters A..G or as two digits side by side.
 
     Each cell is read whole (one glyph) and, when its ink may be two glyphs side by side
-    (``split_glyphs``), also cut in two ("1" then 0..6). Two readings of the cell follow: as a *letter
+    (``split_glyphs``), also cut in two ("1" then 0..6) -- unless its whole reading leaves a pair no weight worth
+    reading the halves for (``PAIR_NEGLIGIBLE``). Two readings of the cell follow: as a *letter
     print* (the whole glyph; ink parted into two glyphs is unlikely a letter) and as a *number print* (a
     letter is never printed; whole and pair readings weighed by how likely the ink is a pair). The grid is
     printed one way: the two are mixed by how well the whole grid reads each way (the product over its cells
@@ -265,6 +266,9 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
     wholes = engine_read(engine, crops, alphabet=alphabet) if crops else []
     with opencv_alone():  # many small pictures
         splits = [_split(crop) for crop in crops]
+    # a glyph whose halves could weigh no more than PAIR_NEGLIGIBLE in its reading is read as one glyph
+    splits = [([crop], 0.0, False) if 0.0 < p_pair and not parted and _pair_bound(p_pair, whole) < PAIR_NEGLIGIBLE
+              else (parts, p_pair, parted) for crop, whole, (parts, p_pair, parted) in zip(crops, wholes, splits)]
     pieces = [part for parts, p, _ in splits if p > 0.0 for part in parts]
     halves = iter(engine_read(engine, pieces, alphabet="0123456789") if pieces else [])
     as_letters, as_numbers = [], []
@@ -293,6 +297,19 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
         out.append(sorted(((label, p) for label, p in scores.items() if label in alphabet or label == "."),
                           key=lambda t: -t[1]))
     return out
+
+
+#: The halves of a glyph touching its partner (no empty column between) are not read when a pair could weigh
+#: less than this in the cell's number-print reading whatever they read (``_pair_bound``): a single digit, narrow
+#: and read surely as 1..9 whole. It is read as one glyph (its candidates move by at most this share).
+PAIR_NEGLIGIBLE = 0.01
+
+
+def _pair_bound(p_pair: float, whole: list[tuple[str, float]]) -> float:
+    """The most a pair can weigh in a cell's number-print reading (``_pair_weight``) given its whole reading
+    ``whole`` and the shape's odds ``p_pair``: its halves read as a sure 1 and a sure 0..6."""
+    single = (1.0 - p_pair) * sum(p for label, p in whole if label in ALPHABET[:9])
+    return p_pair / (p_pair + single)
 
 
 def _pair_weight(p_pair: float, whole: dict, first: dict, second: dict) -> float:
