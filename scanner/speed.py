@@ -7,6 +7,8 @@ photos, median / p90 / max milliseconds, the median CPU time of the reading thre
 repeats; the background decoding and encoding threads not counted), the median CPU time of the whole process
 (``proc``: every thread's, the decoding and encoding threads' and OpenCV's own too; its best of the repeats), and the
 median of each stage (``timings`` of the ``--json`` record: load, find, mesh, read, revise, overlay, encode ...).
+``--slowest N`` also lists the N photos that took the reading thread the most CPU time, each with its longest
+stages: where to look first.
 
 Cold start: ``scan-solve --json`` run as a new process on ``--cold`` of the photos, twice each; wall
 seconds median and max (imports, model loading and the first OpenCV calls included; modules compiled, as
@@ -58,7 +60,7 @@ def measure_in_process(photos: list[Path], *, repeat: int, out: Path) -> list[di
         seconds, _, _, records = min(runs, key=lambda t: t[0])
         first = records[0] if records else {}
         rows.append({"photo": str(path), "kind": first.get("kind", "none"), "size": first.get("size", 0),
-                     "seconds": seconds, "cpu": min(t[1] for t in runs), "proc": min(t[2] for t in runs),
+                     "grids": len(records), "seconds": seconds, "cpu": min(t[1] for t in runs), "proc": min(t[2] for t in runs),
                      "timings": first.get("timings", {})})
     return rows
 
@@ -113,6 +115,22 @@ def format_rows(rows: list[dict]) -> str:
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(line, widths)) for line in lines)
 
 
+def format_slowest(rows: list[dict], count: int, *, stages: int = 5) -> str:
+    """The ``count`` photos that took the reading thread the most CPU time (steadier than the wall time on a
+    shared machine), slowest first: name, kind and size of the first record (and how many grids gave one),
+    wall / cpu / proc milliseconds, and the ``stages`` longest stages of its ``timings`` (the page's, every grid
+    read counted)."""
+    lines = []
+    for row in sorted(rows, key=lambda r: -r.get("cpu", r["seconds"]))[:count]:
+        size = f"{row['size']}x{row['size']}" if row["size"] else "-"
+        grids = f" ({row['grids']} grids)" if row.get("grids", 1) > 1 else ""
+        longest = sorted(row["timings"].items(), key=lambda kv: -kv[1])[:stages]
+        lines.append(f"{Path(row['photo']).name}  {row['kind']} {size}{grids}  {1000 * row['seconds']:.0f} ms"
+                     f"  cpu {1000 * row.get('cpu', 0.0):.0f}  proc {1000 * row.get('proc', 0.0):.0f}  "
+                     + " ".join(f"{name} {1000 * sec:.0f}" for name, sec in longest))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m scanner.speed", description=__doc__.split("\n")[0])
     p.add_argument("photos", nargs="*", type=Path, help="photos to time (default: synthetic 12 MP pages)")
@@ -122,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "scan-solve-bench",
                    help="where the synthetic pages are kept")
     p.add_argument("--json", type=Path, help="also write the per-photo rows here (JSON Lines)")
+    p.add_argument("--slowest", type=int, default=0, metavar="N",
+                   help="also list the N photos that took the most CPU, with their longest stages")
     args = p.parse_args(argv)
     photos = list(args.photos)
     if not photos:
@@ -134,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
           f"steadier than the wall time on a shared machine; proc: of the whole process, every thread's; "
           f"stages: median of each over the photos)")
     print(format_rows(rows))
+    if args.slowest:
+        print(f"slowest {min(args.slowest, len(rows))} by cpu (milliseconds; stages: the longest of the page's):")
+        print(format_slowest(rows, args.slowest))
     if cold:
         print(f"cold start (scan-solve --json as a new process), {len(cold)} runs: "
               f"median {statistics.median(cold):.2f} s, max {max(cold):.2f} s")

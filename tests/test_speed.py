@@ -32,3 +32,17 @@ def test_cold_runs_may_write_bytecode_and_start_after_an_untimed_run(monkeypatch
     walls = speed.measure_cold([tmp_path / "a.jpg", tmp_path / "b.jpg"], out=tmp_path)
     assert len(walls) == 4 and len(calls) == 5  # one untimed, then twice each
     assert all("PYTHONDONTWRITEBYTECODE" not in env for _, env in calls)
+
+
+def test_slowest_lists_the_photos_taking_most_cpu_first_with_their_longest_stages():
+    rows = [{"photo": "/x/a.jpg", "kind": "sudoku", "size": 9, "grids": 1, "seconds": 0.5, "cpu": 0.1, "proc": 0.2,
+             "timings": {"load": 0.04}},
+            {"photo": "/x/b.jpg", "kind": "takuzu", "size": 12, "grids": 2, "seconds": 0.3, "cpu": 0.25,
+             "proc": 0.3, "timings": {"load": 0.05, "read": 0.12, "find": 0.08}},
+            {"photo": "/x/c.jpg", "kind": "none", "size": 0, "grids": 0, "seconds": 0.1, "cpu": 0.05, "proc": 0.07,
+             "timings": {}}]
+    lines = speed.format_slowest(rows, 2, stages=2).splitlines()
+    assert len(lines) == 2
+    assert lines[0].split() == ["b.jpg", "takuzu", "12x12", "(2", "grids)", "300", "ms", "cpu", "250", "proc", "300",
+                                "read", "120", "find", "80"]
+    assert lines[1].split()[:3] == ["a.jpg", "sudoku", "9x9"]
