@@ -97,3 +97,28 @@ def test_a_pair_weighs_no_more_than_its_bound_whatever_its_halves_read():
         second = dict(zip("0123456789.", rng.dirichlet(np.full(11, 0.3))))
         bound = sudoku._pair_bound(p_pair, list(whole.items()))
         assert sudoku._pair_weight(p_pair, whole, first, second) <= bound + 1e-12
+
+
+@pytest.mark.parametrize("kind, seed, style", [("takuzu", 15, {"symbols": "digits"}), ("sudoku", 13, None)])
+def test_a_binary_grid_is_given_up_before_the_second_look_and_a_sudoku_screened_once(tmp_path, monkeypatch,
+                                                                                      kind, seed, style):
+    from scanner import grid_find, load
+    from scanner.photo import get_engine
+    from scanner.readers import ruled
+    from scanner.synth import write_sample
+    from scanner.timing import Timer
+
+    path = write_sample(tmp_path, f"{kind}_{seed}", kind, seed=seed, size=6, mode="photo", turn=0, two=False,
+                        style=style, long_side=1400)
+    loaded = load.load(path, prefetch=False)
+    cand = next(c for c in grid_find.find_grids(loaded.small) if c.size == 6)
+    looks, screens = [], []
+    second_look, looks_binary = ruled.second_look, sudoku.looks_binary
+    monkeypatch.setattr(ruled, "second_look", lambda *a, **k: looks.append(1) or second_look(*a, **k))
+    monkeypatch.setattr(sudoku, "looks_binary", lambda *a, **k: screens.append(1) or looks_binary(*a, **k))
+    readings = sudoku.READER.read(loaded, cand, get_engine("auto"), timer=Timer())
+    if kind == "takuzu":
+        assert readings == [] and looks == []  # given up on the first look's crops
+    else:
+        assert readings and looks == [1]
+        assert len(screens) == 1  # the second look left the crops as they were: not screened again

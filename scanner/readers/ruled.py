@@ -100,13 +100,15 @@ def readings_key(cand, kind: str = "sudoku") -> tuple:
 
 
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
-               cell: int = READ_CELL, crops_reader=None, pairs: bool = False) -> list[GridReading]:
+               cell: int = READ_CELL, crops_reader=None, pairs: bool = False, screen=None) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
 
     ``alphabet[i]`` is the printed symbol of the value ``values[i]``. Returns the upright reading, and when
     its symbols read poorly also the readings turned by 90/180/270 degrees (the rules pick among them).
     ``crops_reader(engine, crops, alphabet=)`` replaces ``engine_read`` (e.g. to read two-digit numbers);
     ``pairs``: a cell may print two glyphs side by side (``cells.measure``), read closer to its lines.
+    ``screen(inks)``: a look at the first measure's ink (n x n ``cells.CellInk``), before the second look; it may
+    raise to give the grid up.
     """
     n = cand.size
     small, scale = loaded.small, loaded.scale
@@ -118,7 +120,10 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("ink"):
         opts = dict(retrim=cells_stage.WIDE_TRIM, halo=GLYPH_HALO,
                     **({"trim": PAIR_TRIM, "pairs": True, "faint": FAINT_SHARE} if pairs else {}))
-        inks = second_look(picture, cells_stage.measure(picture, n, cell=cell, **opts), cell=cell, **opts)
+        inks = cells_stage.measure(picture, n, cell=cell, **opts)
+        if screen is not None:
+            screen(inks)
+        inks = second_look(picture, inks, cell=cell, **opts)
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
     mesh_full = mesh_small.scaled(1.0 / scale)

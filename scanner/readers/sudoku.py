@@ -27,11 +27,14 @@ class SudokuReader:
         n = candidate.size
         style: dict = {}
         crops_reader = functools.partial(read_numbers, style=style) if n > 9 else engine_read
+        screen = None
         if n % 2 == 0:  # a binary puzzle (Takuzu) has an even size: an odd grid is not screened for one
-            crops_reader = _unless_binary(crops_reader)
+            screened: list = []  # the first look's crops, found not binary
+            screen = functools.partial(_screen_binary, engine, screened=screened)
+            crops_reader = _unless_binary(crops_reader, screened=screened)
         try:
             readings = read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n], values=tuple(range(1, n + 1)),
-                                  timer=timer, crops_reader=crops_reader, pairs=n > 9)
+                                  timer=timer, crops_reader=crops_reader, pairs=n > 9, screen=screen)
         except _NotSudoku:
             return []
         if style.get("letters", 1.0) < 0.5:  # a number print: the answers are drawn as 10..16 too
@@ -62,16 +65,28 @@ BINARY_SAMPLE, BINARY_SHARE = 16, 0.9
 CIRCLE_IOU = 0.9  #: overlap (intersection / union) of a circle's filled blot with the ellipse of its bounding box
 
 
-def _unless_binary(crops_reader):
+def _screen_binary(engine, inks: list, *, screened: list) -> None:
+    """Raise ``_NotSudoku`` when the inked cells of ``inks`` (the first look's, n x n ``cells.CellInk``) are
+    plainly a Takuzu's (``looks_binary``), before the second look at its empty cells (``ruled.second_look``) is
+    paid for; else keep their crops in ``screened`` (``_unless_binary`` need not look at them again)."""
+    crops = [ink.crop for row in inks for ink in row if ink.crop is not None]
+    if looks_binary(engine, crops):
+        raise _NotSudoku
+    screened[:] = crops
+
+
+def _unless_binary(crops_reader, *, screened: list = ()):
     """``crops_reader`` that first (on its first call: the upright cells) reads a sample of the inked cells
     and raises ``_NotSudoku`` when they are plainly a Takuzu's (``looks_binary``), so that the whole grid is
-    not read (four ways round) as a Sudoku for nothing."""
+    not read (four ways round) as a Sudoku for nothing -- unless they are the very crops ``screened`` (found not
+    binary by ``_screen_binary``: the second look changed nothing)."""
     first = [True]
 
     def read(engine, crops, *, alphabet):
         if first[0]:
             first[0] = False
-            if looks_binary(engine, crops):
+            same = len(crops) == len(screened) and all(a is b for a, b in zip(crops, screened))
+            if not same and looks_binary(engine, crops):
                 raise _NotSudoku
         return crops_reader(engine, crops, alphabet=alphabet)
     return read
