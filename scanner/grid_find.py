@@ -715,13 +715,17 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         _keep(kept, Candidate(quad=quad, size=n, score=score, area=area, lines=lines, bent=bent))
     # an outline with no grid of its own may hold one with a title or a text frame, or be a grid's cells
     # missing a row: the evenly spaced lattices in and around it are checked like outlines
-    searched = 0
+    searched: list[np.ndarray] = []  # the outlines searched, one per outline found (``SEARCH_OUTLINES``)
     for quad in rejected:
-        if searched >= SEARCH_OUTLINES:
-            break
         if any(overlap(quad, k.quad) >= 0.7 or inside(k.quad, quad) for k in kept):
             continue  # an outline of a found grid, or a frame (the page) around one
-        searched += 1
+        # one outline found by both sources (the ink, the long strokes) a few pixels apart is searched as each
+        # (the lattices proposed differ with it), but counts once: a frame found twice leaves the next
+        # outline, the grid's own, its search
+        if not any(same_quad(quad, s) for s in searched):
+            if len(searched) >= SEARCH_OUTLINES:
+                break
+            searched.append(quad)
         # (not the outline's bounding rectangle: it found a grid joined to a wider title bar, and also an 8 x 8
         # part of a photographed 9 x 9 whose lines it skewed)
         _search(gray, quad, kept, sizes=sizes)

@@ -242,3 +242,22 @@ def test_a_bent_outline_holding_a_much_smaller_straight_grid_is_no_frame_of_it()
     bent = grid_find.Candidate(quad=outline, size=16, score=0.90, area=440.0 ** 2, bent=True)
     for kept in _kept_in_either_order(straight, bent):
         assert kept == [bent]
+
+
+def test_an_outline_found_by_both_sources_counts_once_among_the_searched(monkeypatch):
+    # a frame found by the ink and again by the long strokes, a few pixels apart, is searched as each but takes
+    # one of the SEARCH_OUTLINES searches, so the third outline after it (the grid's own) is searched too
+    def square(x0, y0, side, lean=0.0):
+        return np.array([[x0, y0], [x0 + side, y0 + lean], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
+
+    frame, twin, inner, grid = square(100, 100, 600), square(100, 100, 600, lean=9), square(120, 150, 560), \
+        square(140, 180, 500)
+    monkeypatch.setattr(grid_find, "quads", lambda gray, lines_only=False, **_: [twin] if lines_only else [frame, inner, grid])
+    monkeypatch.setattr(grid_find, "cell_cluster_quads", lambda *a, **k: [])
+    monkeypatch.setattr(grid_find, "_check", lambda *a, **k: (0, 0.0, (), False))  # no outline is a grid itself
+    searched = []
+    monkeypatch.setattr(grid_find, "_search", lambda gray, quad, kept, **k: searched.append(quad) or False)
+    grid_find.find_grids(_page())
+    assert grid_find.same_quad(frame, twin) and not grid_find.same_quad(frame, inner)
+    assert grid_find.SEARCH_OUTLINES == 3
+    assert [q.tolist() for q in searched] == [q.tolist() for q in (frame, twin, inner, grid)]
