@@ -198,7 +198,10 @@ def revise(
         cores = clash_cores(raw, clashes, limit=rival_changes + 1)
     if len(cores) > rival_changes:
         pass  # more clashes apart than changes allowed: no reading within reach has givens that agree
-    elif not found or _doubtful(cands, relation_cands):
+    elif not found or (alts and alts[0][0] <= rival_margin):
+        # a raw reading that solves is searched past only when some runner-up lies within ``rival_margin``
+        # of its cell's (pair's) best: no other reading could be a rival (a cell at p 0.89 with its runner-up
+        # at 0.10 is as open as one at 0.6; a 16x16's E read as B so, left unsearched, solved to a wrong answer)
         if max_seconds is None:
             max_seconds = cpu_bound(len(cands))
         deadline = time.thread_time() + max_seconds
@@ -267,10 +270,3 @@ def _core(base: list, cells: list, clashes: Callable[[frozenset], bool], *, chec
     need_second = _core(base + first, second, clashes, checked=True)
     need_first = _core(base + need_second, first, clashes, checked=bool(need_second))
     return need_first + need_second
-
-
-def _doubtful(cands: list[list[Candidates]], relation_cands: RelationCandidates = (), *, level: float = 0.8) -> bool:
-    """True when some cell's (pair's) best candidate is not clearly the best (so a rival reading must be
-    ruled out)."""
-    return (any(cell[0][1] < level for row in cands for cell in row)
-            or any(options[0][1] < level for _, options in relation_cands))

@@ -123,3 +123,44 @@ def test_pruning_by_clashes_leaves_the_outcome_as_trying_every_reading():
         assert (pruned.status, pruned.grid) == (pruned_all.status, pruned_all.grid)
         fewer += pruned_all.tries < every.tries
     assert fewer >= 3
+
+
+def _misread_that_solves(seed: int = 1):
+    """A generated 9x9's givens, a given cell and another digit that, read there instead, still make a puzzle
+    with exactly one (another) solution: a misread the rules cannot catch."""
+    grid = kinds.get("sudoku").generate(9, seed=seed).copy_grid()
+    make = _sudoku_make(9, (3, 3))
+    for r, c in ((r, c) for r in range(9) for c in range(9) if grid[r][c] is not None):
+        for v in range(1, 10):
+            if v != grid[r][c]:
+                misread = [row[:] for row in grid]
+                misread[r][c] = v
+                if solve(make(misread)).status == "solved":
+                    return grid, (r, c), v
+    raise AssertionError("no such misread in this puzzle")
+
+
+def _reading_with(grid, cell, wrong, p_wrong, p_true):
+    """Candidates reading every given surely (p 0.99) but ``cell``: ``wrong`` at ``p_wrong``, its truth at
+    ``p_true`` the runner-up."""
+    cands = [[[(v, 0.99), (None, 0.01)] if v is not None else [(None, 0.99), (1, 0.001)] for v in row]
+             for row in grid]
+    cands[cell[0]][cell[1]] = [(wrong, p_wrong), (grid[cell[0]][cell[1]], p_true), (None, 0.001)]
+    return cands
+
+
+def test_a_sure_looking_misread_with_a_close_runner_up_is_not_trusted():
+    """A misread at p 0.89 with the truth at 0.10 (within RIVAL_MARGIN: ~9x less likely): the raw reading
+    solves, but the truth makes a valid puzzle with another solution nearly as likely, so the photo is
+    unreadable -- no cell below 0.8 is needed for the search to look (a 16x16's E read as B so was drawn)."""
+    grid, cell, wrong = _misread_that_solves()
+    make = _sudoku_make(9, (3, 3))
+    rev = revise.revise(_reading_with(grid, cell, wrong, 0.89, 0.10), make, solve)
+    assert rev.status == "unreadable" and "two different readings" in rev.reason
+
+
+def test_a_raw_reading_with_no_runner_up_within_the_margin_is_not_searched_past():
+    grid, cell, wrong = _misread_that_solves()
+    make = _sudoku_make(9, (3, 3))
+    far = revise.revise(_reading_with(grid, cell, wrong, 0.905, 0.09), make, solve)  # 10.06x: beyond the margin
+    assert far.status == "solved" and far.solves == 1 and far.grid[cell[0]][cell[1]] == wrong

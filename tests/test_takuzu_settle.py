@@ -100,9 +100,11 @@ def test_photo_stage_settles_a_reading_only_when_it_revises_it():
 
     def settle():
         calls.append(1)
-        return dataclasses.replace(_reading(turned, 0.9), turn=2, turn_known=True)
+        return dataclasses.replace(_reading(turned, 0.92), turn=2, turn_known=True)
 
-    lazy = _reading(puzzle.givens, 0.9, settle=settle)
+    # p 0.92: every runner-up beyond revise.RIVAL_MARGIN (no rival reading), yet the whole reading more than
+    # the margin below ``sure``'s
+    lazy = _reading(puzzle.givens, 0.92, settle=settle)
     sure = _reading(puzzle.givens, 0.999)  # another reading, far likelier, that solves
     run = dict(loaded=None, engine=None, source="x", index=0, solve=solve, timer=Timer())
     reader, reading, rev = photo._read_candidate(None, [_Fake([sure]), _Fake([lazy])], **run)
