@@ -28,6 +28,7 @@ from .grid_find import gray_of
 LINE_HEIGHT = 32  #: pixels a text line's box (ascenders to descenders) is read at
 PAD = 0.3  #: share of a line's height added around its box
 MAX_LINES = 4  #: lines read per direction (the longest)
+MAX_LARGE = 2  #: lines in large print (``large_print``) read per direction besides (the longest)
 MAX_WIDTH = 640  #: most pixels of one line read (at LINE_HEIGHT)
 GAP = 20  #: paper between the stacked lines
 #: Tesseract's page segmentation: 11 = sparse text, every word wherever it stands. As one block of lines (6), a
@@ -50,16 +51,69 @@ class Vote:
 def line_boxes(mask: np.ndarray, *, cell: int, n: int, margin: float = orient.MARGIN) -> list[tuple[int, int, int, int]]:
     """(x, y, w, h) boxes of the whole text lines running along the rows in a frame's ink ``mask`` (S, S) bool,
     the grid in its middle left out (``orient.joined_runs``): a joined run at least 3 glyphs long, 3 times as
-    long as tall and at most ``ONE_LINE`` glyphs tall."""
+    long as tall and at most ``ONE_LINE`` glyphs tall; the lines in large print (``large_print``) first, then
+    the others (``line_sets``)."""
+    large, rest = line_sets(mask, cell=cell, n=n, margin=margin)
+    return large + rest
+
+
+def line_sets(mask: np.ndarray, *, cell: int, n: int, margin: float = orient.MARGIN) -> tuple[list, list]:
+    """(the lines in large print, the others) of ``line_boxes``, a line found by both among the large only."""
     found = orient.joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=3)
     if found is None:
-        return []
+        return [], []
+    runs = large_print(mask, found, cell=cell, n=n, margin=margin)
+    large = [] if runs is None else [b for b in _line_runs(runs) if _lettered(runs.keep, b)]
+    return large, [b for b in _line_runs(found) if not any(_inside(b, a) for a in large)]
+
+
+#: a line in large print holds at least LETTERS glyphs and is at most SOLID ink: a picture's dark edge or a
+#: bar's end, pieces of glyph size, are no line of text
+LETTERS, SOLID = 3, 0.6
+
+
+def _lettered(keep: np.ndarray, box) -> bool:
+    """Whether the ``box`` (x, y, w, h) of the glyph pixels ``keep`` (S, S) bool reads as a line of letters
+    (``LETTERS``, ``SOLID``)."""
+    x, y, w, h = box
+    part = keep[y:y + h, x:x + w].astype(np.uint8)
+    count, _ = cv2.connectedComponents(part, connectivity=8)
+    return count - 1 >= LETTERS and float(part.mean()) <= SOLID
+
+
+def _inside(box, other, share: float = 0.5) -> bool:
+    """Whether at least ``share`` of ``box`` (x, y, w, h) lies in ``other``."""
+    x, y, w, h = box
+    ox, oy, ow, oh = other
+    dx = min(x + w, ox + ow) - max(x, ox)
+    dy = min(y + h, oy + oh) - max(y, oy)
+    return dx > 0 and dy > 0 and dx * dy >= share * w * h
+
+
+def _line_runs(found: orient.Runs) -> list[tuple[int, int, int, int]]:
+    """(x, y, w, h) boxes of the runs of ``found`` that are whole text lines (``line_boxes``)."""
     out = []
     for x, y, ww, hh, _ in found.boxes[1:]:
         if ww < 3 * hh or hh < 3 or ww < 3 * found.tall or hh > ONE_LINE * found.tall:
             continue
         out.append((int(x), int(y), int(ww), int(hh)))
     return out
+
+
+#: a glyph this many times the page's median glyph height is large print (a puzzle's title, a headline), up to
+#: LARGE_TALLEST cells tall and LARGE_WIDEST wide (two letters touching): a big grid's cells are small beside its title
+LARGE, LARGE_TALLEST, LARGE_WIDEST = 2.0, 3.0, 4.0
+
+
+def large_print(mask: np.ndarray, found: orient.Runs, *, cell: int, n: int,
+                margin: float = orient.MARGIN) -> orient.Runs | None:
+    """The glyphs of the frame's ink ``mask`` at least ``LARGE`` times the median glyph height of ``found``
+    (``orient.joined_runs`` of the mask) joined into runs by their own height; None when fewer than 3. Joined
+    by the page's small body print, a puzzle's title, 4..6 times as tall, was split letter from letter or taken
+    for several lines (``ONE_LINE``) and never read, while the body print around it was too small to be read
+    (``MIN_SEEN``); above a 20 x 20 grid its letters stand taller than a cell."""
+    return orient.joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=3, shortest=LARGE * found.tall,
+                              tallest=LARGE_TALLEST, widest=LARGE_WIDEST)
 
 
 def _crop(gray: np.ndarray, to_frame: np.ndarray, box, *, size: int, quarter: int) -> np.ndarray:
@@ -84,12 +138,30 @@ def _crop(gray: np.ndarray, to_frame: np.ndarray, box, *, size: int, quarter: in
     return crop[:, :MAX_WIDTH]
 
 
+#: a line picture's ink and paper levels: these percentiles of its pixels after a light blur (``_clean``)
+INK_LEVEL, PAPER_LEVEL = 2.0, 90.0
+LEAST_CONTRAST = 24.0  #: gray levels between the two below which a line picture is not stretched (no text)
+
+
 def _clean(crop: np.ndarray) -> np.ndarray:
-    """A line picture normalised to its paper: dark text on white, lighting evened out."""
+    """A line picture normalised to its paper: dark text on white, lighting evened out, then blurred a little
+    and stretched from its ink level to its paper level (``INK_LEVEL``, ``PAPER_LEVEL``): blurred or
+    low-contrast print (grey text on a grey, grainy page) that the engine read as noise reads as words. Light
+    text on a dark bar (a puzzle's title printed white on colour: the picture's border, beyond the line's box,
+    dark against the letters) is turned dark on light."""
     k = max(3, int(LINE_HEIGHT * 0.8)) | 1
     paper = cv2.dilate(crop, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     out = np.clip(crop.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0) * 255.0, 0, 255)
-    return out.astype(np.uint8)
+    b = max(2, int(0.5 * PAD * LINE_HEIGHT))  # the outer half of the padding around the line: paper, or the bar
+    border = np.concatenate([out[:b].ravel(), out[-b:].ravel(), out[:, :b].ravel(), out[:, -b:].ravel()])
+    if np.median(border) < 128.0:  # light print on a dark bar (a shadow is evened out by the paper's level)
+        smooth = 255.0 - cv2.GaussianBlur(crop.astype(np.float32), (3, 3), 0)
+    else:
+        smooth = cv2.GaussianBlur(out, (3, 3), 0)
+    low, high = np.percentile(smooth, [INK_LEVEL, PAPER_LEVEL])
+    if high - low < LEAST_CONTRAST:
+        return out.astype(np.uint8)
+    return np.clip((smooth - low) * (255.0 / (high - low)), 0, 255).astype(np.uint8)
 
 
 def _frame_ink(gray: np.ndarray, to_frame: np.ndarray, *, size: int, cell: int) -> np.ndarray:
@@ -128,9 +200,11 @@ def _frame(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = orient.FR
 def _axis_pictures(frame: _Frame, axis: int, n: int) -> dict:
     """{quarter: [line picture, ...]} of the lines along the rows (``axis`` 0: quarters 0 and 2) or along the
     columns (1: quarters 1 and 3) of ``frame`` (``line_pictures``)."""
-    boxes = line_boxes(frame.mask if axis == 0 else np.rot90(frame.mask, k=1), cell=frame.cell, n=n)
-    boxes = [b for b in boxes if b[3] * frame.seen / frame.cell >= MIN_SEEN]  # too small in the photo to be read
-    boxes = sorted(boxes, key=lambda b: -b[2])[:MAX_LINES]  # the longest
+    large, rest = line_sets(frame.mask if axis == 0 else np.rot90(frame.mask, k=1), cell=frame.cell, n=n)
+    legible = [[b for b in boxes if b[3] * frame.seen / frame.cell >= MIN_SEEN]  # too small in the photo to be read
+               for boxes in (large, rest)]
+    # the longest, and the longest in large print besides (a puzzle's title is short beside body text)
+    boxes = sorted(legible[0], key=lambda b: -b[2])[:MAX_LARGE] + sorted(legible[1], key=lambda b: -b[2])[:MAX_LINES]
     crops = [_clean(_crop(frame.gray, frame.to_frame, b, size=frame.size, quarter=axis)) for b in boxes]
     # along the rows: upright = turn 0; along the columns (the mask turned counter-clockwise): turn 1
     return {axis: crops, axis + 2: [np.ascontiguousarray(np.rot90(c, k=2)) for c in crops]}

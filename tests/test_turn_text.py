@@ -6,7 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from test_orient import N, _instructions, _turned
+from PIL import Image, ImageDraw, ImageFont
+from test_orient import CELL, FONT, N, _instructions, _page, _turned
 
 from scanner import orient, turn_text
 
@@ -252,3 +253,60 @@ def test_the_lines_the_page_mostly_runs_along_are_read_first_and_alone_when_they
     assert turn_text.decide((5.0, 0.0, 0.0, 0.0)) == (None, None)
     assert turn_text.refine(found, page, quad, N).turn == other
     assert calls == [[axis, axis + 2], [other, other + 2]]
+
+
+def _title_page(*, seed: int = 6, size: int = 56):
+    """The body-print page of ``test_orient._page`` with a title in print ``size`` pixels high (56: five times
+    as tall as the body print, a cell) just above the grid, where a puzzle's title stands: (page, grid
+    corners)."""
+    page, quad = _page(seed=seed)
+    img = Image.fromarray(page.copy())
+    draw = ImageDraw.Draw(img)
+    x0, y0 = quad[0]
+    draw.rectangle([x0, y0 - 2 * size, x0 + N * CELL, y0 - 4], fill=245)  # clear the body print there
+    draw.text((x0 + 4, y0 - 6), "Binary Puzzle", font=ImageFont.truetype(FONT, size), fill=20, anchor="ld")
+    return np.asarray(img), quad
+
+
+@pytest.mark.parametrize("size", [56, 84])  # the title's letters about a cell tall, and half as tall again
+def test_a_title_in_large_print_among_small_body_print_is_a_line_of_its_own(size):
+    """Joined by the body print's glyph height, a title five times as tall was cut letter from letter or
+    taken for several lines; it is found as one line of large print -- also when its letters stand taller
+    than a cell (a big grid's title)."""
+    page, quad = _title_page(size=size)
+    frame = orient.frame(page, quad, N, cell=orient.FRAME_CELL)
+    large, rest = turn_text.line_sets(orient.ink(frame, cell=orient.FRAME_CELL), cell=orient.FRAME_CELL, n=N)
+    assert rest  # the body print's lines
+    tall = [b for b in large if b[3] > 30]
+    assert len(tall) == 1  # the title, whole
+    x, y, w, h = tall[0]
+    m = orient.MARGIN * orient.FRAME_CELL
+    assert y + h < m < y + h + 40 and abs(x - m) < 30 and w > 4 * h  # just above the grid, from its left edge
+
+
+def _line(text: str, *, ink: int, paper: int) -> tuple[np.ndarray, np.ndarray]:
+    """(a line picture as ``_crop`` cuts it -- the line's box and PAD of its height around -- with ``text`` in
+    ``ink`` on ``paper``, the letters' mask)."""
+    (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 3)
+    pad = int(turn_text.PAD * h) + 2
+    word = np.full((h + 2 * pad, w + 2 * pad), paper, np.uint8)
+    cv2.putText(word, text, (pad, pad + h), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 3)
+    return word, word == ink
+
+
+def test_light_print_on_a_dark_bar_is_read_dark_on_light():
+    """A title printed white on a coloured bar comes out as dark print on light paper, stretched to full
+    contrast; grey print on a grey page is stretched too, and print in a shadow darker than half the page's
+    contrast is not taken for light print."""
+    word, letters = _line("TAKUZU", ink=230, paper=60)
+    out = turn_text._clean(word)
+    assert np.median(out) > 200  # the bar is paper
+    assert np.mean(out[letters]) < 80  # the letters are ink
+    word, letters = _line("Takuzu", ink=120, paper=170)  # grey letters on a grey page
+    out = turn_text._clean(word)
+    assert np.mean(out[letters]) < 40 and np.median(out[~letters]) > 215
+    word, letters = _line("Takuzu", ink=40, paper=230)
+    # most of the line in a shadow darker than halfway between its ink and the lit paper
+    shade = np.interp(np.arange(word.shape[1]), [0, 0.4 * word.shape[1]], [1.0, 0.35])[None, :]
+    out = turn_text._clean((word * shade).astype(np.uint8))
+    assert np.mean(out[letters]) < 80 and np.median(out[~letters]) > 200
