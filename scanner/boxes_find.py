@@ -187,13 +187,30 @@ def _trim(idx: np.ndarray) -> np.ndarray:
     return keep
 
 
+@dataclass
+class BoxField:
+    """Boxes on a lattice that make no square grid (``cols`` x ``rows`` of them, e.g. a boxes print the photo
+    cuts off): ``quad`` (4, 2) float32 their outer corners (x, y), top-left first, clockwise. A lattice of
+    ruled lines found on such boxes is part of a puzzle that is not all there, not a puzzle of its own."""
+
+    cols: int
+    rows: int
+    quad: np.ndarray
+
+
 def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
     """Box grids in ``image`` (H, W[, 3]): n x n square boxes standing apart on a lattice, largest first."""
+    return find_arrangements(image, sizes=sizes)[0]
+
+
+def find_arrangements(image: np.ndarray, *, sizes=SIZES) -> tuple[list[BoxGrid], list[BoxField]]:
+    """``find_boxes``'s grids, and the arrangements of boxes that make no square grid (``BoxField``: more
+    rows than columns or the other way round, even after the stray boxes beside them are dropped)."""
     gray = gray_of(image)
     boxes = _interiors(gray)
     if len(boxes) < sizes[0] ** 2:
-        return []
-    out = []
+        return [], []
+    out, fields = [], []
     for members in _groups(boxes):
         sub = boxes[members]
         sub = sub[_alike(sub)]  # light patches of other sizes linked in
@@ -205,8 +222,15 @@ def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
         if idx[:, 0].max() != idx[:, 1].max() or idx.max() + 1 not in sizes:
             keep = _trim(idx)  # not square: stray boxes beside the grid?
             sub, cen, size, idx = sub[keep], cen[keep], size[keep], idx[keep] - idx[keep].min(axis=0)
+        if not len(idx):
+            continue
         n = int(idx.max()) + 1
-        if n not in sizes or idx[:, 0].max() != idx[:, 1].max() or len(sub) < MIN_SEEN * n * n:
+        if idx[:, 0].max() != idx[:, 1].max():
+            field = _field(idx, cen)
+            if field is not None:
+                fields.append(field)
+            continue
+        if n not in sizes or len(sub) < MIN_SEEN * n * n:
             continue
         hom, _ = cv2.findHomography(idx.astype(np.float64), cen.astype(np.float64), 0)
         if hom is None:
@@ -223,7 +247,21 @@ def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
         line = _line_width(gray, hom, interior)
         out.append(BoxGrid(n=n, homography=hom, interior=interior, box=interior + line, centres=centres))
     out.sort(key=lambda g: -cv2.contourArea(g.quad()))
-    return out
+    return out, fields
+
+
+def _field(idx: np.ndarray, cen: np.ndarray) -> BoxField | None:
+    """The ``BoxField`` of boxes at lattice ``idx`` (K, 2) (col, row) with centres ``cen`` (K, 2) (x, y), or
+    None when too few of its boxes are seen (``MIN_SEEN``) to call it a lattice of boxes."""
+    cols, rows = int(idx[:, 0].max()) + 1, int(idx[:, 1].max()) + 1
+    if min(cols, rows) < 2 or len(idx) < MIN_SEEN * cols * rows:
+        return None
+    hom, _ = cv2.findHomography(idx.astype(np.float64), cen.astype(np.float64), 0)
+    if hom is None:
+        return None
+    corners = np.array([[-0.5, -0.5], [cols - 0.5, -0.5], [cols - 0.5, rows - 0.5], [-0.5, rows - 0.5]])
+    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), hom).reshape(4, 2).astype(np.float32)
+    return BoxField(cols=cols, rows=rows, quad=quad)
 
 
 def _line_width(gray: np.ndarray, hom: np.ndarray, interior: float, *, pitch_px: int = 60) -> float:

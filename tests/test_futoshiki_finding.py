@@ -75,6 +75,23 @@ def test_box_finder_never_takes_the_cells_of_a_ruled_grid():
     assert boxes_find.find_boxes(pic) == []
 
 
+def test_boxes_cut_off_by_the_photo_make_a_field_and_no_lattice_on_them_is_read():
+    """A 6 x 6 boxes print of which the photo keeps four columns: no box grid, but a field of 4 x 6 boxes; a
+    ruled 4 x 4 lattice found on four rows of its box outlines lies on the field (six boxes long: more than 4), a
+    lattice beside it does not."""
+    box, gap, x0, y0 = 40, 22, 50, 50
+    pic = _boxes(6, box=box, gap=gap, x0=x0, y0=y0)[:, :x0 + 4 * (box + gap) - gap // 2]
+    grids, fields = boxes_find.find_arrangements(pic)
+    assert grids == [] and [(f.cols, f.rows) for f in fields] == [(4, 6)]
+    pitch = box + gap
+    top, left, side = y0 + 2 * pitch, x0, 4 * pitch - gap
+    on = np.array([[left, top], [left + side, top], [left + side, top + side], [left, top + side]], np.float32)
+    assert futoshiki.on_box_field(pic, on, 4)
+    assert not futoshiki.on_box_field(pic, on + np.float32([400, 0]), 4)
+    assert not futoshiki.on_box_field(pic, on, 6)  # a lattice as large as the field is not part of it
+    assert boxes_find.find_arrangements(_boxes(6))[1] == []  # a whole grid is no field
+
+
 def _pitch_picture(n: int, pitch: int) -> np.ndarray:
     pic = np.full((n * pitch, n * pitch), 255, np.uint8)
     for i in range(1, n):

@@ -24,7 +24,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import boxes_find, rectify, signs
 from .. import cells as cells_stage
-from ..grid_find import gray_of, ink_mask, same_quad
+from ..grid_find import gray_of, ink_mask, same_quad, share_in
 from ..rectify import Mesh
 from . import GridReading, ruled
 from .ruled import _turn, dewarp_gray, sharpen, ENGINE_TEMPERATURE
@@ -49,13 +49,34 @@ MIN_SIGNS = 1.0  #: a grid whose expected number of signs is below this is not r
 #: ... nor one whose signs, read on another reader's dewarped picture of it, number under this (``plainly_unsigned``)
 SCREEN_SIGNS = 0.3
 
-_found: list = [None, []]  #: (the detection copy searched last, its box grids): ``find`` -> ``accepts``/``read``
+#: (the detection copy searched last, its box grids, its box fields): ``find`` -> ``accepts``/``read``
+_found: list = [None, [], []]
 
 
 def _boxes_in(small: np.ndarray) -> list[boxes_find.BoxGrid]:
     if _found[0] is not small:
-        _found[0], _found[1] = small, boxes_find.find_boxes(small)
+        _found[0], (_found[1], _found[2]) = small, boxes_find.find_arrangements(small)
     return _found[1]
+
+
+def _fields_in(small: np.ndarray) -> list[boxes_find.BoxField]:
+    _boxes_in(small)
+    return _found[2]
+
+
+#: a ruled n x n lattice with this share of its area on boxes that make no square grid (``boxes_find.BoxField``)
+#: and run to more than n in a row or column is a lattice of their outlines: part of a boxes print that is not
+#: all there (the photo cuts it off), no puzzle
+ON_FIELD = 0.5
+
+
+def on_box_field(small: np.ndarray, quad: np.ndarray, n: int) -> bool:
+    """Whether the quad (4, 2) (x, y) of a ruled n x n candidate in the detection copy ``small`` lies mostly
+    (``ON_FIELD``) on boxes standing apart that make no square grid and number more than n along a side: a 4 x 4
+    lattice found on the outlines of a 6 x 6 boxes print cut off at the photo's edge (four columns of six
+    boxes left) was read and solved as a 4 x 4."""
+    return any(max(field.cols, field.rows) > n and share_in(np.asarray(quad, np.float32), field.quad) >= ON_FIELD
+               for field in _fields_in(small))
 
 
 def _box_grid(candidate, small=None):
@@ -396,6 +417,8 @@ class FutoshikiReader:
             with timer.stage("signs"):
                 if plainly_unsigned(loaded, candidate):
                     return []
+        if grid is None and on_box_field(small, candidate.quad, n):
+            return []
         if grid is None and n not in SIZES:
             with timer.stage("frame"):
                 inner = inner_lattice(small, quad)
