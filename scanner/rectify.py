@@ -118,6 +118,13 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
     ends = [0, len(expected) - 1]
     smooth[ends] = _smooth_lines(pos[ends], strength[ends], expected[ends], stations, level=level)
     for end in ends:
+        # an outer line seen clearly at 2 or 3 stations only is a straight line through them, extrapolated
+        # across the grid: a mark beside the border that pulled one of them tilts it (the others as far off
+        # as the grid is wide); seen at 4 stations or more at the spacing's level (as put back by the
+        # spacing), it is smoothed at that level, as the inner lines' reference is
+        if 2 <= (strength[end] >= level).sum() < 4 and (strength[end] >= SPACING_CLEAR).sum() >= 4:
+            smooth[end] = _smooth_lines(pos[end:end + 1], strength[end:end + 1], expected[end:end + 1], stations,
+                                        level=SPACING_CLEAR)[0]
         # an outer line seen at too few stations (faint, or beside a title bar) is where the quad put it unless
         # the spacing puts it more than ``slack`` away at most stations; one followed off the spacing at most
         # stations (pulled onto print beside the border) is where the spacing puts it

@@ -191,3 +191,19 @@ def test_an_outer_line_followed_off_the_spacing_at_most_stations_is_put_on_it_at
     broad = _profiles(pulled, side=side, strength=1.0)
     smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
     assert np.abs(smoothed[0] - true[0]).max() < 1.0
+
+
+def test_an_outer_line_seen_clearly_at_two_stations_only_is_not_tilted_across_the_grid():
+    # a 4 x 4 grid's bottom line seen clearly at the first two stations, the second pulled 3 px up by a disc
+    # beside it (within the slack of the spacing), and only at the spacing's level at the other two (a shadow
+    # over it): the straight line through the two clear ones ran 9 px up at the far end
+    n, cell, margin = 4, 32.0, 7.0
+    true, stations, lines = _even_lines(n, cell, margin)
+    followed = lines.copy()
+    followed[n, 1] -= 3.0
+    side = int(true[-1] + margin) + 1
+    fine = _profiles(lines, side=side, strength=0.4)
+    broad = _profiles(followed, side=side, strength=1.0)
+    broad[2:, int(true[n]) - 1:int(true[n]) + 2] = 0.35
+    smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[n] - true[n]).max() < 0.1 * cell
