@@ -264,12 +264,12 @@ def test_a_page_that_hangs_is_stopped_and_reported_and_the_rest_processed(tmp_pa
     for name in ("a.jpg", "hang_me.jpg", "c.jpg"):
         shutil.copy(GOOD, folder / name)
     monkeypatch.setenv(worker.HANG_ENV, "hang_me")
-    code = main([str(folder), "--out", str(tmp_path / "out"), "--json", "--jobs", "2", "--page-timeout", "3"])
+    code = main([str(folder), "--out", str(tmp_path / "out"), "--json", "--jobs", "2", "--page-timeout", "6"])
     captured = capsys.readouterr()
     by_name = {Path(r["source"]).name: r for r in json_lines(captured.out)}
     assert set(by_name) == {"a.jpg", "hang_me.jpg", "c.jpg"}
     assert by_name["hang_me.jpg"]["exit_code"] == ExitCode.SOFTWARE
-    assert "timed out" in by_name["hang_me.jpg"]["error"] and "after 3 s" in by_name["hang_me.jpg"]["error"]
+    assert "timed out" in by_name["hang_me.jpg"]["error"] and "after 6 s" in by_name["hang_me.jpg"]["error"]
     assert by_name["a.jpg"]["kind"] == by_name["c.jpg"]["kind"] == "sudoku"
     assert "hang_me.jpg#1: timed out" in captured.err and "failed pages: 1" in captured.err
     assert code == ExitCode.SOFTWARE
