@@ -137,3 +137,21 @@ def test_faint_broken_chevron_in_a_box_gap_reads():
     got = signs.read_signs(pic, n, pitch=pitch, box=box)
     assert got[((0, 0), (0, 1))][1][0][0] == "high"
     assert got[((1, 0), (1, 1))][1][0][0] is None
+
+
+def test_a_lattice_line_fitted_past_the_pictures_edge_is_not_seen_and_raises_nothing():
+    # twelve cells whose lines run a little wider than the quad says, and ink along the picture's far edge:
+    # the even fit puts the last line past the edge, where there is no profile to refine it on (a crash that
+    # lost a whole 12x12 Takuzu page once)
+    n, cell, margin = 12, 20, 20
+    side = 2 * margin + n * cell
+    lines = np.zeros((side, side), np.float32)
+    for k in range(n + 1):
+        at = int(round(margin + 6 + k * cell * 1.09))
+        if at < side:
+            lines[at, :] = 1.0
+    lines[-3:, :] = 1.0
+    pos, seen = futoshiki._line_positions(lines, n, cell, margin)
+    assert pos.shape == (n + 1, n) and pos[-1].min() >= side  # fitted past the edge, kept where fitted
+    assert seen == n / (n + 1)  # every line seen but that one
+    assert np.allclose(pos[:-1, 0], margin + 6 + np.arange(n) * cell * 1.09, atol=1.0)

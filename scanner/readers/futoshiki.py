@@ -213,6 +213,9 @@ def _line_positions(lines: np.ndarray, n: int, cell: int, margin: int) -> tuple[
         for i, e in enumerate(even):
             lo, hi = int(round(e)) - local, int(round(e)) + local + 1
             seg = profiles[j, max(0, lo):hi]
+            if seg.size == 0:  # the even fit put the line past the picture's edge: not seen, left where fitted
+                out[i, j] = e
+                continue
             w = np.clip(seg - 0.5 * seg.max(), 0.0, None)
             seen += seg.max() >= LINE_SEEN
             out[i, j] = e if seg.max() < 0.15 or w.sum() == 0 else float((axis[max(0, lo):hi] * w).sum() / w.sum())
