@@ -106,6 +106,18 @@ def test_a_grid_with_no_empty_cell_is_no_puzzle(puzzle):
     assert photo.not_a_puzzle(Revision("unreadable", nearly_empty, None))
 
 
+def test_a_grid_filled_but_for_a_few_cells_is_a_printed_solution_not_a_puzzle(puzzle):
+    # a printed solution cut by the photo's edge, or with a mark unread, reads with a few cells empty: no
+    # answer is drawn into it; a puzzle with half its cells given still is one
+    full = kinds.get("sudoku").solve(puzzle).solution
+    cut = [row[:] for row in full]
+    for c in range(9):
+        cut[0][c] = None  # the top row lost past the photo's edge: 72 of 81 filled
+    assert "72 of its 81 cells filled" in photo.not_a_puzzle(Revision("solved", cut, None))
+    half = [[v if (r * 9 + c) % 2 else None for c, v in enumerate(row)] for r, row in enumerate(full)]
+    assert photo.not_a_puzzle(Revision("solved", half, None)) is None
+
+
 def test_engine_votes_sharpened_and_empty_vote_on_a_glyph_partly_believed():
     reading = [("1", 0.3), (".", 0.6), ("7", 0.1)]
     sharp = ruled.sharpen(reading, 0.5)
