@@ -81,18 +81,23 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     for i, (reader, reading) in enumerate(readings):
         if solved and reading.log_likelihood() < solved[0][0] - revise_stage.RIVAL_MARGIN:
             break  # no later interpretation can come near the best solved one
-        if reading.settle is not None:  # its turn, left to tell until now (a circle print's page words)
-            reading = reading.settle()
-            readings[i] = (reader, reading)
+        make = functools.partial(_make, reader, source=source, index=index)
         with timer.stage("revise"):
-            make = functools.partial(_make, reader, source=source, index=index)
             rev = revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
                                       clash=_clash_check(reader.kind))
+        if reading.settle is not None and rev.status == "solved":
+            # its turn, left to tell until now (a circle print's page words), which changes neither the
+            # likelihood nor whether it solves: told only for a reading that solved (or is returned unsolved)
+            reader, reading, rev = _settled(reader, reading, make, solve, timer)
         first = first or (reader, reading, rev)
         if rev.status == "solved":
             solved.append((reading.log_likelihood() - rev.cost, reader, reading, rev))
             solved.sort(key=lambda t: -t[0])
     if not solved:
+        if first[1].settle is not None:
+            reader, reading, _ = first
+            first = _settled(reader, reading, functools.partial(_make, reader, source=source, index=index),
+                             solve, timer)
         return first
     score, reader, reading, rev = solved[0]
     if rev.changes and reading.filled is not None and any(
@@ -114,6 +119,15 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
             rev = dataclasses.replace(rev, status="unreadable",
                                       reason="two different readings of the photo both make a valid puzzle")
             break
+    return reader, reading, rev
+
+
+def _settled(reader, reading, make, solve, timer):
+    """(reader, ``reading`` in its settled turn, its revision)."""
+    reading = reading.settle()
+    with timer.stage("revise"):
+        rev = revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
+                                  clash=_clash_check(reader.kind))
     return reader, reading, rev
 
 

@@ -1,4 +1,4 @@
-"""A circle print's turn told by the page's words only for a reading the photo stage revises
+"""A circle print's turn told by the page's words only for a reading that solves or is returned
 (``GridReading.settle``): the words cost 100-200 ms and change neither the likelihood, nor whether the grid
 solves, nor the overlay."""
 from __future__ import annotations
@@ -112,3 +112,23 @@ def test_photo_stage_settles_a_reading_only_when_it_revises_it():
     reader, reading, rev = photo._read_candidate(None, [_Fake([lazy])], **run)
     assert calls == [1] and reading.turn == 2 and reading.settle is None  # revised as settled: the answer's turn
     assert rev.status == "solved" and rev.grid == turned
+
+
+def test_photo_stage_asks_the_words_only_for_a_reading_that_solves_or_is_returned():
+    puzzle = kinds.get("takuzu").generate(6, seed=5)
+    calls = []
+    clash = [[0, 0, 0] + [None] * 3] + [[None] * 6 for _ in range(5)]  # three 0s side by side: no solution
+
+    def settle():
+        calls.append(1)
+        return dataclasses.replace(_reading([list(row) for row in np.rot90(np.array(clash, dtype=object), k=2)],
+                                            0.92), turn=2, turn_known=True)
+
+    lazy = _reading(clash, 0.92, settle=settle)  # a circle reading that does not solve, in its provisional turn
+    close = _reading(puzzle.givens, 0.93)  # another kind's reading, within the margin, that solves
+    run = dict(loaded=None, engine=None, source="x", index=0, solve=solve, timer=Timer())
+    reader, reading, rev = photo._read_candidate(None, [_Fake([close]), _Fake([lazy])], **run)
+    assert reading is close and rev.status == "solved" and calls == []  # revised, unsolved: its turn never asked
+    reader, reading, rev = photo._read_candidate(None, [_Fake([lazy])], **run)
+    assert calls == [1] and reading.turn == 2 and reading.settle is None  # returned unsolved: told first
+    assert rev.status != "solved"

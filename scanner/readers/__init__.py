@@ -83,8 +83,9 @@ class GridReading:
       down: the likelier reading); the overlay is right either way.
     - ``settle``: (optional) when the turn is still to be told by something costly that changes neither the
       likelihood, nor whether the reading solves, nor the overlay (a circle print's page words): a callable
-      ``settle() -> GridReading`` giving this reading in its settled turn. ``scanner.photo`` calls it before
-      revising the reading, so the cost is paid only for readings that may be the answer; None = settled.
+      ``settle() -> GridReading`` giving this reading in its settled turn. ``scanner.photo`` calls it for a reading
+      that solves in its provisional turn (then revised again as settled), or that is returned unsolved, so
+      the cost is paid only for readings that are the answer or its rival; None = settled.
     """
 
     mesh: Mesh

@@ -9,8 +9,8 @@ black (1) circles.
 The puzzle's turn: digits are read in the four quarter turns and the most likely kept; circles look the
 same every way up, so the text of the page around the grid decides: the shape of its lines
 (``scanner.orient``), and when that does not tell, its words read by OCR (``scanner.turn_text``; skipped for
-a reading another kind's far outweighs, ``far_behind``; for circles read only when the photo stage revises the
-reading, ``GridReading.settle``: the turn changes neither the likelihood, nor whether it solves, nor the
+a reading another kind's far outweighs, ``far_behind``; for circles read only when the reading solves or is
+returned, ``GridReading.settle``: the turn changes neither the likelihood, nor whether it solves, nor the
 overlay); when neither tells surely, the grid is given in the
 likeliest turn (``orient.likely_turn``: as seen in the photo unless the weak evidence, or the words' lean,
 clearly outweighs that) with ``turn_known`` false (the overlay is right either way).
@@ -404,7 +404,7 @@ class TakuzuReader:
                 # odds of an upright photo (``orient.likely_turn``); drawn right in the photo either way
                 # The turn changes neither the likelihood, nor whether the grid solves, nor the overlay: only
                 # the grid given in the record. So when the text's shape does not tell, the page's words
-                # (100-200 ms) are read only for a reading the photo stage revises (``GridReading.settle``):
+                # (100-200 ms) are read only for a reading that solves or is returned (``GridReading.settle``):
                 # the reading is given in the shape's likeliest turn until then
                 found = page_orientation(loaded, mesh_small, n, timer=timer, words=False)
                 quarter, turn_known = circle_turn(found)
