@@ -275,6 +275,8 @@ def picture_vote(pictures: dict, *, read_words) -> Vote:
 #: were set here) 103 decided, 11 guessed, none wrong, 43 left; a wrong turn's score never came past a third of
 #: the right one's (at most 20 characters against 95); checked on 151 others (the retired held-outs, turn nat):
 #: 100 decided, 9 guessed, 0 wrong, 42 left; and 15 fresh ones (seeds 895000..): 9, 1, 0, 5
+#: kept when lines in large print were added and each line's contrast stretched: on the first puzzle of 1,305 dev
+#: pages (retired held-outs, fresh dev sets) a decided turn was wrong 0 times.
 SURE_CHARS, SURE_LEAD, SURE_MARGIN = 24.0, 3.0, 12.0
 GUESS_CHARS, GUESS_LEAD, GUESS_MARGIN = 10.0, 2.0, 6.0
 

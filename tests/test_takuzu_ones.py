@@ -38,7 +38,7 @@ def _print(quarter: int):
     values = rng.choice([0, 1, None], size=(6, 6), p=[0.3, 0.3, 0.4])
     crops = {0: _glyph("0", FONTS[0]), 1: _glyph("1", FONTS[0])}
     upright = [[CellInk(0.7, 1.0, crops[v]) if v is not None else CellInk(0.0, 0.0, None) for v in row] for row in values]
-    seen = takuzu._turned(upright, (-quarter) % 4)
+    seen = takuzu._turned(upright, quarter)  # the cells as seen, each crop turned clockwise too
     seen = [[CellInk(i.height, i.p_filled, None if i.crop is None else np.rot90(i.crop, k=-quarter)) for i in row]
             for row in seen]
     cands = [[[(v, 0.9), (None, 0.1)] for v in row] for row in values.tolist()]
@@ -47,7 +47,7 @@ def _print(quarter: int):
     return seen, readings
 
 
-@pytest.mark.parametrize("quarter", [0, 2])
+@pytest.mark.parametrize("quarter", [0, 1, 2, 3])
 def test_the_ones_tell_which_of_two_readings_upside_down_from_each_other_stands_upright(quarter):
     seen, readings = _print(quarter)
     assert takuzu.ones_turn(seen, readings) == ((-quarter) % 4, (-quarter) % 4)

@@ -93,7 +93,7 @@ def _reading(givens, p: float, *, settle=None) -> GridReading:
                        cell=40, settle=settle)
 
 
-def test_photo_stage_settles_a_reading_only_when_it_revises_it():
+def test_photo_stage_settles_a_reading_only_when_it_solves_near_the_best():
     puzzle = kinds.get("takuzu").generate(6, seed=5)
     calls = []
     turned = [list(row) for row in np.rot90(np.array(puzzle.givens, dtype=object), k=2)]
