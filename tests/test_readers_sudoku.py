@@ -89,6 +89,10 @@ def test_a_glyph_read_surely_as_one_digit_whole_has_no_halves_read_when_a_pair_c
 
 
 def test_a_pair_weighs_no_more_than_its_bound_whatever_its_halves_read():
+    from scanner import revise
+
+    # a pair left unread is one no revision could have tried (it costs more than MAX_COST beside a sure reading)
+    assert sudoku.PAIR_NEGLIGIBLE <= np.exp(-revise.MAX_COST) + 1e-4
     rng = np.random.default_rng(0)
     for _ in range(500):
         p_pair = float(rng.uniform(0.0, 1.0))

@@ -316,8 +316,10 @@ def read_numbers(engine, crops: list, *, alphabet: str, style: dict | None = Non
 
 #: The halves of a glyph touching its partner (no empty column between) are not read when a pair could weigh
 #: less than this in the cell's number-print reading whatever they read (``_pair_bound``): a single digit, narrow
-#: and read surely as 1..9 whole. It is read as one glyph (its candidates move by at most this share).
-PAIR_NEGLIGIBLE = 0.01
+#: and read surely as 1..9 whole. It is read as one glyph: its pair candidates (10..16) are dropped, and the
+#: rest move by at most this share. At e**-6 (``revise.MAX_COST``) a pair candidate so unlikely beside a sure
+#: whole reading costs more than a revision may spend, so the revision could not have tried it.
+PAIR_NEGLIGIBLE = 0.0025
 
 
 def _pair_bound(p_pair: float, whole: list[tuple[str, float]]) -> float:
