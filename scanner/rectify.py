@@ -45,6 +45,9 @@ OUTLIER_APART = 6.0
 #: How many stations, farthest off the fit through the others first, are tried as the one pulled away: a station
 #: pulled next to an end lies less far off than the end itself, whose fit through the others is an extrapolation.
 OUTLIER_TRIED = 3
+#: Share of the strongest ink in an outer line's window that a separate run of ink must reach to count as a
+#: second thing there (``_runs``): a caption's text line or a frame just beside the border.
+RUN_SHARE = 0.5
 
 
 @dataclass
@@ -112,6 +115,19 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
                                      level=SPACING_CLEAR)[0]
     reference = np.where((faint >= 4)[:, None], reference, pos)
     slack = end_slack(len(expected) - 1)
+    for end in (0, len(expected) - 1):
+        # where the outer line's window holds two separate runs of ink (the border and a caption's text line
+        # just under it), the weighted centre lies between them: the run the spacing points at is the line --
+        # the spacing of two inner lines or more (through the other outer line it may point at a caption)
+        for k in range(len(stations)):
+            runs = _runs(strips[1][k], expected[end], tol=tol)
+            if len(runs) < 2 or (strength[inner, k] >= SPACING_CLEAR).sum() < 2:
+                continue
+            spaced = _spacing_at(reference[:, k], strength[:, k], end, level=SPACING_CLEAR)
+            if spaced is not None:
+                centre, peak = min(runs, key=lambda run: abs(run[0] - spaced[0]))
+                if peak >= SPACING_CLEAR:
+                    pos[end, k], strength[end, k] = centre, peak
     followed = pos.copy()
     pos, strength = _regular_ends(pos, strength, level=SPACING_CLEAR, slack=slack,
                                   lo=expected[0] - tol, hi=expected[-1] + tol, reference=reference)
@@ -138,6 +154,24 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
             if put_back or np.mean(np.abs(want - expected[end]) > slack * step) > 0.5:
                 smooth[end] = line
     return smooth
+
+
+def _runs(profile: np.ndarray, expected: float, *, tol: float) -> list[tuple[float, float]]:
+    """The separate runs of ink in ``profile`` (S,) within ``tol`` of ``expected``, each over ``RUN_SHARE`` of
+    the strongest there: ``(centre, peak)`` each, the centre weighted as ``_follow`` does."""
+    offsets = np.arange(-int(tol), int(tol) + 1)
+    idx = np.clip(np.round(expected).astype(int) + offsets, 0, len(profile) - 1)
+    window = profile[idx]
+    best = window.max()
+    if best <= 0:
+        return []
+    bounds = np.flatnonzero(np.diff(np.r_[0, (window >= RUN_SHARE * best).astype(int), 0]))
+    runs = []
+    for a, b in zip(bounds[::2], bounds[1::2]):
+        run = window[a:b]
+        weights = np.where(run >= 0.8 * run.max(), run, 0.0)
+        runs.append((float((weights * idx[a:b]).sum() / weights.sum()), float(run.max())))
+    return runs
 
 
 def _spaced_end(reference: np.ndarray, strength: np.ndarray, end: int, stations: np.ndarray, *, lo: float,

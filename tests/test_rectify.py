@@ -207,3 +207,19 @@ def test_an_outer_line_seen_clearly_at_two_stations_only_is_not_tilted_across_th
     broad[2:, int(true[n]) - 1:int(true[n]) + 2] = 0.35
     smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
     assert np.abs(smoothed[n] - true[n]).max() < 0.1 * cell
+
+
+def test_a_caption_line_under_the_border_does_not_pull_it():
+    # a 6 x 6 grid of 32 px cells whose caption's text line starts 4 px under the bottom border and runs under
+    # five of the six columns, its ink stronger than the thin border's (as in the photos): the weighted centre
+    # of the window fell between the two (3-4 px low) and the line's fit threw its end a quarter cell down
+    n, cell, margin = 6, 32.0, 10.0
+    expected, stations, lines = _even_lines(n, cell, margin)
+    side = int(expected[-1] + cell) + 1
+    fine = _profiles(lines, side=side, strength=0.7)
+    broad = fine.copy()
+    border = int(round(expected[-1]))
+    for k, (run, centre) in enumerate(zip([0.8, 0.85, 0.8, 0.8, 0.8, 0.0], [6, 7, 6, 7, 6, 6])):
+        broad[k, border + centre - 2:border + centre + 3] = run
+    smoothed = rectify._follow_lines([fine, broad], expected, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[n] - lines[n]).max() < 0.1 * cell
