@@ -252,15 +252,23 @@ def find_arrangements(image: np.ndarray, *, sizes=SIZES) -> tuple[list[BoxGrid],
 
 def _field(idx: np.ndarray, cen: np.ndarray) -> BoxField | None:
     """The ``BoxField`` of boxes at lattice ``idx`` (K, 2) (col, row) with centres ``cen`` (K, 2) (x, y), or
-    None when too few of its boxes are seen (``MIN_SEEN``) to call it a lattice of boxes."""
+    None when too few of its boxes are seen (``MIN_SEEN``) to call it a lattice of boxes, or too few off one
+    line to place its corners (two rows and two columns holding two boxes each: boxes nearly all in one row or
+    column give a homography, and so a quad, that is nonsense away from that line)."""
     cols, rows = int(idx[:, 0].max()) + 1, int(idx[:, 1].max()) + 1
     if min(cols, rows) < 2 or len(idx) < MIN_SEEN * cols * rows:
         return None
+    for axis in (0, 1):
+        _, counts = np.unique(idx[:, axis], return_counts=True)
+        if np.count_nonzero(counts >= 2) < 2:
+            return None
     hom, _ = cv2.findHomography(idx.astype(np.float64), cen.astype(np.float64), 0)
     if hom is None:
         return None
     corners = np.array([[-0.5, -0.5], [cols - 0.5, -0.5], [cols - 0.5, rows - 0.5], [-0.5, rows - 0.5]])
     quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), hom).reshape(4, 2).astype(np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
     return BoxField(cols=cols, rows=rows, quad=quad)
 
 

@@ -155,3 +155,14 @@ def test_a_lattice_line_fitted_past_the_pictures_edge_is_not_seen_and_raises_not
     assert pos.shape == (n + 1, n) and pos[-1].min() >= side  # fitted past the edge, kept where fitted
     assert seen == n / (n + 1)  # every line seen but that one
     assert np.allclose(pos[:-1, 0], margin + 6 + np.arange(n) * cell * 1.09, atol=1.0)
+
+
+def test_boxes_nearly_all_in_one_column_place_no_field():
+    # five boxes down one column and one beside them: their homography is nonsense away from that column (a
+    # quad collapsed to a point, or one far larger than the boxes), which could hide a real grid beside them
+    lone = np.array([[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [1, 2]])
+    assert boxes_find._field(lone, lone * 40.0 + 100) is None
+    full = np.array([[c, r] for r in range(5) for c in range(2)])
+    field = boxes_find._field(full, full * 40.0 + 100)
+    assert (field.cols, field.rows) == (2, 5)
+    assert np.allclose(field.quad, [[80, 80], [160, 80], [160, 280], [80, 280]])
