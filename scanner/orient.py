@@ -70,7 +70,7 @@ class Orientation:
     along the grid's rows (0) or columns (1), as most of the measured lines do, whether sure or not (0 when
     no line was measured); ``contradicted``: the tiles and the whole lines point opposite ways
     (``CONTRADICT_Z``); when the tiles alone did not decide, ``evidence``: the joint up evidence (tiles and
-    whole lines) along the rows and along the columns, and ``split``: whether each contradicts itself;
+    whole lines) along the rows and along the columns (``turn_text.against_shape``);
     ``read``: when the turn is not sure, the turn an OCR engine reads the page's text lines in, if it leans
     clearly one way (``scanner.turn_text``; None when not asked or undecided), a guess ``likely_turn`` takes."""
 
@@ -82,7 +82,6 @@ class Orientation:
     axis: int = 0
     contradicted: bool = False
     evidence: tuple[float, float] = (0.0, 0.0)
-    split: tuple[bool, bool] = (False, False)
     read: int | None = None
 
     @property
@@ -313,7 +312,7 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     if sure:
         return Orientation(turn_of(axis, z), round(agree, 3), round(z, 2), lines, axis=axis)
     # the tiles alone cannot tell: read whole text lines too, along both directions (the other one serves
-    # ``likely_turn``: short stacks of letters can outnumber the real lines in the tiles)
+    # ``turn_text.against_shape``: short stacks of letters can outnumber the real lines in the tiles)
     line_zs, joints, splits = [], [], []
     for a in (0, 1):
         scores = [line_score(p) for p in text_lines(mask if a == 0 else np.rot90(mask, k=1), cell=cell, n=n)]
@@ -321,18 +320,17 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
         line_zs.append(float(np.sum(scores) / np.sqrt(len(scores))) if scores else 0.0)
         joints.append(round(float((tiles_z + line_zs[a]) / np.sqrt(2.0)), 2))
         splits.append(bool(np.sign(tiles_z) != np.sign(line_zs[a]) and abs(tiles_z) >= CONTRADICT_Z))
-    if agree < MIN_AGREE:  # the text runs both ways: no direction to decide along (``likely_turn`` may still
-        # guess from the evidence along each)
+    if agree < MIN_AGREE:  # the text runs both ways: no direction to decide along (the page's words may
+        # still, weighed against the evidence along each)
         return Orientation(None, round(agree, 3), joints[axis], lines, round(line_zs[axis], 2), axis=axis,
-                           contradicted=splits[axis], evidence=tuple(joints), split=tuple(splits))
+                           contradicted=splits[axis], evidence=tuple(joints))
     line_z, joint, contradicts = line_zs[axis], joints[axis], splits[axis]
     # the direction the text runs rests on the tiles' lines, as when they decide alone: whole lines are read
     # along it and cannot confirm it (a photo's edge cutting sideways text to short stacks of letters made 10
     # tile lines and the whole lines across those stacks run along the rows: decided upright, turned 90)
     sure = lines >= MIN_LINES and abs(joint) >= MIN_JOINT_Z and not contradicts
     return Orientation(turn_of(axis, joint) if sure else None, round(agree, 3), round(joint, 2), lines,
-                       round(line_z, 2), axis=axis, contradicted=contradicts, evidence=tuple(joints),
-                       split=tuple(splits))
+                       round(line_z, 2), axis=axis, contradicted=contradicts, evidence=tuple(joints))
 
 
 def likely_turn(found: Orientation) -> int:
