@@ -78,13 +78,11 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     readings.sort(key=lambda rr: -rr[1].log_likelihood())
     solved: list[tuple[float, object, GridReading, revise_stage.Revision]] = []
     first = None
-    for i, (reader, reading) in enumerate(readings):
+    for reader, reading in readings:
         if solved and reading.log_likelihood() < solved[0][0] - revise_stage.RIVAL_MARGIN:
             break  # no later interpretation can come near the best solved one
         make = functools.partial(_make, reader, source=source, index=index)
-        with timer.stage("revise"):
-            rev = revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
-                                      clash=_clash_check(reader.kind))
+        rev = _revised(reader, reading, make, solve, timer)
         if reading.settle is not None and rev.status == "solved":
             # its turn, left to tell until now (a circle print's page words), which changes neither the
             # likelihood nor whether it solves: told only for a reading that solved (or is returned unsolved)
@@ -122,13 +120,17 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     return reader, reading, rev
 
 
+def _revised(reader, reading, make, solve, timer) -> revise_stage.Revision:
+    """``reading``'s revision by the rules of ``reader``'s kind (``scanner.revise``)."""
+    with timer.stage("revise"):
+        return revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
+                                   clash=_clash_check(reader.kind))
+
+
 def _settled(reader, reading, make, solve, timer):
     """(reader, ``reading`` in its settled turn, its revision)."""
     reading = reading.settle()
-    with timer.stage("revise"):
-        rev = revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
-                                  clash=_clash_check(reader.kind))
-    return reader, reading, rev
+    return reader, reading, _revised(reader, reading, make, solve, timer)
 
 
 def _make(reader, grid, relations=(), *, source: str, index: int) -> Puzzle:
