@@ -262,8 +262,7 @@ def ones_z(inks: list, quarter: int, cands: list) -> float:
     """How surely the 1s of a reading turned ``quarter`` x 90 degrees clockwise (``cands``, turned) stand upright
     (``one_lean`` of each cell read 1, its crop in ``inks`` (n x n ``cells.CellInk``, as seen) turned alike):
     mean / max(sd, ``ONES_SD``) * sqrt(count), 0 with fewer than ``MIN_ONES``."""
-    seen = _turned(inks, quarter)
-    leans = [one_lean(np.rot90(ink.crop, k=-quarter)) for row, crow in zip(seen, cands) for ink, cell in zip(row, crow)
+    leans = [one_lean(ink.crop) for row, crow in zip(_turn(inks, quarter), cands) for ink, cell in zip(row, crow)
              if cell[0][0] == 1 and ink.crop is not None]
     leans = np.array([v for v in leans if v is not None])
     if len(leans) < MIN_ONES:
@@ -433,11 +432,11 @@ class TakuzuReader:
                 page, lean = None, None
                 if len(close_turns(readings)) > 1:  # the digits cannot tell the turn: their 1s may, else the page
                     page, lean = ones_turn(inks, readings)
-                if len(close_turns(readings)) > 1 and page is None:
-                    found = page_orientation(loaded, mesh_small, n, timer=timer,
-                                             words=not far_behind(loaded, candidate, [t[2] for t in readings]))
-                    page = page_quarter(found)
-                    lean = lean if found.read is None else (-found.read) % 4
+                    if page is None:
+                        found = page_orientation(loaded, mesh_small, n, timer=timer,
+                                                 words=not far_behind(loaded, candidate, [t[2] for t in readings]))
+                        page = page_quarter(found)
+                        lean = lean if found.read is None else (-found.read) % 4
                 chosen = plausible_turns(readings, page)
                 if (len(chosen) == 2 and (chosen[0][1] - chosen[1][1]) % 4 == 2
                         and same_upside_down(chosen[0][2], chosen[1][2])):
