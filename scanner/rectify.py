@@ -82,12 +82,15 @@ def _follow(profile_strips: np.ndarray, expected: np.ndarray, *, tol: float) -> 
     for i, e in enumerate(expected):
         idx = np.clip(np.round(e).astype(int) + offsets, 0, side - 1)
         window = profile_strips[:, idx]  # (K, W)
-        # the weighted centre of the strongest run, so thick lines are located at their middle
-        best = window.max(axis=1, keepdims=True)
-        weights = np.where(window >= 0.8 * best, window, 0.0)
-        pos[i] = (weights * idx[None, :]).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        strength[i] = best[:, 0]
+        pos[i], strength[i] = _centre(window, idx), window.max(axis=1)
     return pos, strength
+
+
+def _centre(window: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """The weighted centre (in ``idx`` (W,) positions) of the strongest ink of each profile ``window`` (..., W):
+    the pixels at 0.8 of its peak and over, so a thick line is located at its middle."""
+    weights = np.where(window >= 0.8 * window.max(axis=-1, keepdims=True), window, 0.0)
+    return (weights * idx).sum(axis=-1) / np.maximum(weights.sum(axis=-1), 1e-9)
 
 
 def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.ndarray, *, tol: float,
@@ -158,7 +161,7 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
 
 def _runs(profile: np.ndarray, expected: float, *, tol: float) -> list[tuple[float, float]]:
     """The separate runs of ink in ``profile`` (S,) within ``tol`` of ``expected``, each over ``RUN_SHARE`` of
-    the strongest there: ``(centre, peak)`` each, the centre weighted as ``_follow`` does."""
+    the strongest there: ``(centre, peak)`` each, the centre weighted as ``_follow`` does (``_centre``)."""
     offsets = np.arange(-int(tol), int(tol) + 1)
     idx = np.clip(np.round(expected).astype(int) + offsets, 0, len(profile) - 1)
     window = profile[idx]
@@ -168,9 +171,7 @@ def _runs(profile: np.ndarray, expected: float, *, tol: float) -> list[tuple[flo
     bounds = np.flatnonzero(np.diff(np.r_[0, (window >= RUN_SHARE * best).astype(int), 0]))
     runs = []
     for a, b in zip(bounds[::2], bounds[1::2]):
-        run = window[a:b]
-        weights = np.where(run >= 0.8 * run.max(), run, 0.0)
-        runs.append((float((weights * idx[a:b]).sum() / weights.sum()), float(run.max())))
+        runs.append((float(_centre(window[a:b], idx[a:b])), float(window[a:b].max())))
     return runs
 
 
