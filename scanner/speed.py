@@ -60,8 +60,8 @@ def measure_in_process(photos: list[Path], *, repeat: int, out: Path) -> list[di
         seconds, _, _, records = min(runs, key=lambda t: t[0])
         first = records[0] if records else {}
         rows.append({"photo": str(path), "kind": first.get("kind", "none"), "size": first.get("size", 0),
-                     "grids": len(records), "seconds": seconds, "cpu": min(t[1] for t in runs), "proc": min(t[2] for t in runs),
-                     "timings": first.get("timings", {})})
+                     "grids": len(records), "seconds": seconds, "cpu": min(t[1] for t in runs),
+                     "proc": min(t[2] for t in runs), "timings": first.get("timings", {})})
     return rows
 
 
