@@ -49,6 +49,16 @@ def _clash_check(kind: str):
         return None
 
 
+def _solution_check(kind: str):
+    """The kind's independent ``is_solution`` (None while the kind does not provide it)."""
+    from solver import kinds
+
+    try:
+        return getattr(kinds.get(kind), "is_solution", None)
+    except ImportError:
+        return None
+
+
 def _changed_text(rev: revise_stage.Revision) -> list[str]:
     def show(v):
         return "empty" if v is None else str(v)
@@ -82,11 +92,12 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
         if solved and reading.log_likelihood() < solved[0][0] - revise_stage.RIVAL_MARGIN:
             break  # no later interpretation can come near the best solved one
         make = functools.partial(_make, reader, source=source, index=index)
-        rev = _revised(reader, reading, make, solve, timer)
+        max_cost = revise_stage.MAX_COST if not solved else reach(reading.log_likelihood(), solved[0][0])
+        rev = _revised(reader, reading, make, solve, timer, max_cost=max_cost)
         if reading.settle is not None and rev.status == "solved":
             # its turn, left to tell until now (a circle print's page words), which changes neither the
             # likelihood nor whether it solves: told only for a reading that solved (or is returned unsolved)
-            reader, reading, rev = _settled(reader, reading, make, solve, timer)
+            reader, reading, rev = _settled(reader, reading, make, solve, timer, max_cost=max_cost)
         first = first or (reader, reading, rev)
         if rev.status == "solved":
             solved.append((reading.log_likelihood() - rev.cost, reader, reading, rev))
@@ -120,17 +131,31 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     return reader, reading, rev
 
 
-def _revised(reader, reading, make, solve, timer) -> revise_stage.Revision:
-    """``reading``'s revision by the rules of ``reader``'s kind (``scanner.revise``)."""
+def reach(likelihood: float, best: float) -> float:
+    """The costliest corrections the revision of a reading of log-likelihood ``likelihood`` need look at when a
+    reading scoring ``best`` (log-likelihood less its corrections' cost) has solved: the reading then matters
+    only solved at a cost within ``revise.RIVAL_MARGIN`` of that score (a rival, or the new best), and its
+    search for rivals of such a reading goes no further than that cost plus the margin. Any revision that
+    ends solved at such a cost ends so, the same, when searched no further (``revise`` tries readings
+    cheapest first and stops once none can be a rival); a reading of another kind's few digits, ambiguous
+    every way, is no longer searched to ``MAX_COST``. A hair over, for the sums' rounding."""
+    within = likelihood - (best - revise_stage.RIVAL_MARGIN)
+    return min(revise_stage.MAX_COST, within + revise_stage.RIVAL_MARGIN + 1e-6)
+
+
+def _revised(reader, reading, make, solve, timer, *, max_cost: float = revise_stage.MAX_COST) -> revise_stage.Revision:
+    """``reading``'s revision by the rules of ``reader``'s kind (``scanner.revise``), corrections costing at most
+    ``max_cost`` looked at."""
     with timer.stage("revise"):
         return revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
-                                   clash=_clash_check(reader.kind))
+                                   clash=_clash_check(reader.kind), is_solution=_solution_check(reader.kind),
+                                   max_cost=max_cost)
 
 
-def _settled(reader, reading, make, solve, timer):
+def _settled(reader, reading, make, solve, timer, *, max_cost: float = revise_stage.MAX_COST):
     """(reader, ``reading`` in its settled turn, its revision)."""
     reading = reading.settle()
-    return reader, reading, _revised(reader, reading, make, solve, timer)
+    return reader, reading, _revised(reader, reading, make, solve, timer, max_cost=max_cost)
 
 
 def _make(reader, grid, relations=(), *, source: str, index: int) -> Puzzle:

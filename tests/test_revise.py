@@ -164,3 +164,58 @@ def test_a_raw_reading_with_no_runner_up_within_the_margin_is_not_searched_past(
     make = _sudoku_make(9, (3, 3))
     far = revise.revise(_reading_with(grid, cell, wrong, 0.905, 0.09), make, solve)  # 10.06x: beyond the margin
     assert far.status == "solved" and far.solves == 1 and far.grid[cell[0]][cell[1]] == wrong
+
+
+def _sparse_takuzu_reading(seed: int):
+    """A 6x6 Takuzu reading of a few doubtful marks (another kind's digits read as 0s and 1s): the raw reading
+    and nearly every correction of it have many solutions, so the search tries every reading within reach."""
+    import random
+
+    rng = random.Random(seed)
+    cells = rng.sample([(r, c) for r in range(6) for c in range(6)], 6 + seed % 3)
+    cands = [[[(None, 0.99), (0, 0.006), (1, 0.004)] for _ in range(6)] for _ in range(6)]
+    for r, c in cells:
+        p = rng.choice([0.5, 0.62, 0.75, 0.93, 1.0])
+        v = rng.randint(0, 1)
+        cands[r][c] = [(v, p), (1 - v, max(1.0 - p, 1e-3)), (None, 1e-3)]
+
+    def make(grid, relations=()):
+        return Puzzle("takuzu", 6, grid)
+    return cands, make
+
+
+def test_readings_two_known_solutions_solve_are_not_solved_again_and_the_outcome_stays():
+    """``is_solution`` lets the search skip the solver for readings that two solutions already found solve:
+    on sparse readings (ambiguous nearly everywhere) every outcome is the one without it, with fewer calls."""
+    kind = kinds.get("takuzu")
+    saved = 0
+    for seed in range(6):
+        cands, make = _sparse_takuzu_reading(seed)
+        plain = revise.revise(cands, make, solve, clash=kind.check_givens, max_seconds=60.0)
+        quick = revise.revise(cands, make, solve, clash=kind.check_givens, max_seconds=60.0,
+                              is_solution=kind.is_solution)
+        assert (quick.status, quick.grid, quick.changes, quick.cost, quick.reason, quick.tries, quick.ended) == \
+               (plain.status, plain.grid, plain.changes, plain.cost, plain.reason, plain.tries, plain.ended)
+        assert quick.solves + quick.proven == plain.solves
+        saved += quick.proven
+    assert saved >= 20
+
+
+def test_a_reading_proven_ambiguous_counts_against_the_solver_bound():
+    kind = kinds.get("takuzu")
+    cands, make = _sparse_takuzu_reading(1)
+    plain = revise.revise(cands, make, solve, clash=kind.check_givens, max_solves=10)
+    quick = revise.revise(cands, make, solve, clash=kind.check_givens, max_solves=10, is_solution=kind.is_solution)
+    assert plain.ended == quick.ended == "solves" and quick.solves + quick.proven == 10 and quick.proven > 0
+    assert (quick.status, quick.grid, quick.tries) == (plain.status, plain.grid, plain.tries)
+
+
+def test_symmetric_grids_keep_the_rules():
+    for name, n in (("takuzu", 6), ("sudoku", 4), ("sudoku", 9)):
+        kind = kinds.get(name)
+        solution = solve(kind.generate(n, seed=2)).solution
+        empty = Puzzle(name, n, [[None] * n for _ in range(n)], **({"box": (2, 2) if n == 4 else (3, 3)}
+                                                                   if name == "sudoku" else {}))
+        variants = revise.symmetric(solution)
+        assert variants[0] == solution and len(variants) == len({str(v) for v in variants}) > 1
+        assert all(kind.is_solution(empty, v) for v in variants)
