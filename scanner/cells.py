@@ -35,6 +35,9 @@ PARTNER_GAP = 0.25
 #: widest faint stroke ``faint_strokes`` finds, as a share of the cell: a serif letter's thin arm or bar is a
 #: tenth of a cell or less; a glyph's stem, at about a fifth and more, is found at the page's ink level anyway
 FAINT_STROKE = 0.2
+#: A piece of a broken glyph (``_add_fragments``) is at most FRAGMENT_GAP of the cell interior away from the glyph
+#: (a pale stroke's breaks are a pixel or two) and at least FRAGMENT_AREA pixels (not a speck of the paper's grain)
+FRAGMENT_GAP, FRAGMENT_AREA = 0.08, 4
 
 
 @dataclass
@@ -104,6 +107,33 @@ def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
             keep[i] = True
 
 
+def _add_fragments(keep: np.ndarray, labels: np.ndarray, stats: np.ndarray, size: int) -> None:
+    """Mark in ``keep`` (per component) the pieces of a broken glyph beside the kept ones: components of at
+    least FRAGMENT_AREA pixels, within FRAGMENT_GAP of the interior's side of the kept ink (or of a piece so
+    added), on the kept glyph's rows (a pixel's slack) and no nearer the interior's left or right edge than
+    EDGE_BAND. A thin stroke printed pale (a condensed 7's bar in a shaded cell) breaks into pieces at the ink
+    level; those off the cell's centre were dropped, and the crop kept a stem with half a bar, read as a sure
+    1. A ruled line's remnant lies above or below the glyph, or along the left or right edge: not joined."""
+    listed = stats.tolist()
+    kept = np.flatnonzero(keep)
+    top, bottom = stats[kept, 1].min() - 1, (stats[kept, 1] + stats[kept, 3]).max() + 1
+    band = max(1, round(EDGE_BAND * size))
+    loose = [i for i in range(1, len(keep)) if not keep[i] and listed[i][4] >= FRAGMENT_AREA
+             and listed[i][1] >= top and listed[i][1] + listed[i][3] <= bottom
+             and listed[i][0] >= band and listed[i][0] + listed[i][2] <= size - band]
+    if not loose:
+        return
+    k = 2 * max(1, round(FRAGMENT_GAP * size)) + 1
+    kernel = np.ones((k, k), np.uint8)
+    while loose:
+        near = cv2.dilate(keep[labels].astype(np.uint8), kernel).astype(bool)
+        joined = [i for i in loose if near[labels == i].any()]
+        if not joined:
+            return
+        keep[joined] = True
+        loose = [i for i in loose if i not in joined]
+
+
 def _without_line_remnants(ink: np.ndarray) -> np.ndarray:
     """A copy of a cell interior's ``ink`` (C', C') bool without the straight remnants of the ruled lines: the
     columns (then rows) within the interior's outer EDGE_BAND that are ink along 90 % of the side."""
@@ -168,6 +198,8 @@ def _central_glyph(ink: np.ndarray, *, pairs: bool = False, least: float = 0.0) 
         return np.zeros_like(ink, dtype=bool), 0.0
     if pairs:
         _add_partners(keep, stats, size)
+    if count > 2 and not keep[1:].all():
+        _add_fragments(keep, labels, stats, size)
     mask = keep[labels]
     height = _extent(mask)
     return (mask, height) if height >= least else (np.zeros_like(ink, dtype=bool), 0.0)

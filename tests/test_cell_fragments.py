@@ -1,0 +1,50 @@
+"""A glyph broken into pieces at the ink level keeps its pieces (``cells._add_fragments``)."""
+from __future__ import annotations
+
+import numpy as np
+
+from scanner import cells
+
+CELL = 48
+
+
+def _seven(*, bar_pieces: bool, edge_dash: bool = False) -> np.ndarray:
+    """A cell holding a 7 whose bar, high in the cell, is broken into three pieces by two-pixel gaps (a pale
+    thin stroke at the ink level), the right piece joined to the stem."""
+    picture = np.full((CELL, CELL), 235, np.uint8)
+    picture[8:11, 28:34] = 20  # the bar's right piece
+    for y in range(8, 43):  # the slanted stem from the bar's right end down to the bottom
+        x = int(round(31 - (y - 8) * 12 / 35))
+        picture[y, x:x + 3] = 20
+    if bar_pieces:
+        picture[8:11, 17:22] = 20  # the bar's left piece
+        picture[8:11, 24:26] = 20  # the bar's middle piece
+    if edge_dash:
+        picture[8:11, 5:9] = 20  # a dash from the trimmed margin into the interior (a neighbour's remnant)
+    return picture
+
+
+def _dark_columns(crop: np.ndarray, rows: slice) -> np.ndarray:
+    return np.flatnonzero((crop[rows] < 128).any(axis=0))
+
+
+def test_the_pieces_of_a_broken_bar_stay_with_the_glyph():
+    ink = cells.measure(_seven(bar_pieces=True), 1, cell=CELL)[0][0]
+    cut = round(0.1 * CELL)
+    bar = _dark_columns(ink.crop, slice(8 - cut, 11 - cut))
+    assert bar[0] <= 17 - cut  # the bar's left end is in the crop (beyond the halo of the stem's piece)
+    assert set(range(17 - cut, 22 - cut)) <= set(bar.tolist())
+
+
+def test_a_piece_touching_the_cell_edge_is_not_taken_as_a_fragment():
+    ink = cells.measure(_seven(bar_pieces=True, edge_dash=True), 1, cell=CELL)[0][0]
+    cut = round(0.1 * CELL)
+    bar = _dark_columns(ink.crop, slice(8 - cut, 11 - cut))
+    assert bar[0] > 8 - cut  # the dash from the margin stays out
+
+
+def test_fragments_are_joined_only_when_near(monkeypatch):
+    monkeypatch.setattr(cells, "FRAGMENT_GAP", 0.02)  # gaps of two pixels are now too wide to bridge
+    ink = cells.measure(_seven(bar_pieces=True), 1, cell=CELL)[0][0]
+    cut = round(0.1 * CELL)
+    assert _dark_columns(ink.crop, slice(8 - cut, 11 - cut))[0] > 17 - cut
