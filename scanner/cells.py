@@ -48,6 +48,8 @@ class CellInk:
     height: float
     p_filled: float
     crop: np.ndarray | None
+    #: ``crop``'s pixels before the ink away from its glyph was whitened (``measure``'s ``keep_whole``), or None
+    whole: np.ndarray | None = None
 
 
 def _morph(image: np.ndarray, op: int, k: int) -> np.ndarray:
@@ -275,7 +277,7 @@ def opencv_alone():
 
 def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False,
             retrim: float | None = None, halo: int = 3, faint: float | None = None,
-            least: list[list[float]] | None = None) -> list[list[CellInk]]:
+            least: list[list[float]] | None = None, keep_whole: bool = False) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
 
     ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there);
@@ -285,7 +287,8 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
     ``faint`` (a share of the print's contrast): that ink also takes in the thin strokes joined to the glyph that
     are darker than their surroundings by this much (``faint_strokes``; the glyph's height is measured without);
     ``least`` (n x n): a caller wants only glyphs at least this tall (``height``) -- a cell whose glyph is
-    shorter is measured as empty (height 0, no crop), and one whose ink cannot reach it is not looked into.
+    shorter is measured as empty (height 0, no crop), and one whose ink cannot reach it is not looked into;
+    ``keep_whole``: each crop's pixels before the whitening are kept too (``CellInk.whole``).
     """
     norm = normalise(gray, cell=cell)
     dark = float(np.percentile(norm, 1.5))
@@ -305,6 +308,7 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
                 if height >= DIGIT_HEIGHT - DOUBT_BAND:
                     glyphs[r, c] = mask
     crops: dict[tuple[int, int], np.ndarray] = {}
+    wholes: dict[tuple[int, int], np.ndarray] = {}
     if glyphs:
         stretched = np.divide(norm - dark, max(1.0 - dark, 0.1))  # clipped to 0..1, x 255 (in place: same values)
         stretched = np.multiply(np.clip(stretched, 0.0, 1.0, out=stretched), 255, out=stretched).astype(np.uint8)
@@ -325,11 +329,14 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
                     if wide.any() and not _touches_edge(wide):
                         mask, (y0, x0, y1, x1) = wide, (wy0, wx0, wy1, wx1)
                 patch = stretched[y0:y1, x0:x1].copy()
+                if keep_whole:
+                    wholes[r, c] = patch.copy()
                 if strokes is not None:
                     mask = _with_faint(mask, ink[y0:y1, x0:x1], strokes[y0:y1, x0:x1])
                 patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
                 crops[r, c] = patch
-    return [[CellInk(height=h, p_filled=1.0 / (1.0 + math.exp(-(h - DIGIT_HEIGHT) / 0.025)), crop=crops.get((r, c)))
+    return [[CellInk(height=h, p_filled=1.0 / (1.0 + math.exp(-(h - DIGIT_HEIGHT) / 0.025)), crop=crops.get((r, c)),
+                     whole=wholes.get((r, c)))
              for c, h in enumerate(row)] for r, row in enumerate(heights)]
 
 

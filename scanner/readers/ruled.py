@@ -51,6 +51,8 @@ GLYPH_HALO = 7
 #: cells are the smallest read, and the thin arms of a serif E or F (a G's bar) blur paler than the page-wide ink
 #: level, which cut them off and left a stem read as a sure "1" (a C for a G).
 FAINT_SHARE = 0.2
+#: A cell whose crop reads best as this is read again whole (``read_cells``): a stem left of a cut glyph reads so
+SECOND_OPINION = "1"
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
@@ -119,7 +121,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
         loaded.memo[picture_key(cand)] = (picture, cell)
     with timer.stage("ink"):
         opts = dict(retrim=cells_stage.WIDE_TRIM, halo=GLYPH_HALO,
-                    **({"trim": PAIR_TRIM, "pairs": True, "faint": FAINT_SHARE} if pairs else {}))
+                    **({"trim": PAIR_TRIM, "pairs": True, "faint": FAINT_SHARE} if pairs else {"keep_whole": True}))
         inks = cells_stage.measure(picture, n, cell=cell, **opts)
         if screen is not None:
             screen(inks)
@@ -204,8 +206,28 @@ def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None)
     crops_reader = crops_reader or engine_read
     labels = crops_reader(engine, [inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
     got = dict(zip(todo, labels))
+    # a crop read as a 1 may be what is left of a 7 or a 4 whose paler stroke the crop whitened (it lay apart
+    # from the stem at the ink level), and sharpening makes that 1 sure: the cell's whole picture is read too,
+    # and when it reads otherwise the cell's reading is the mean of both, unsharpened -- the rules see the rival
+    t = ENGINE_TEMPERATURE.get(getattr(engine, "name", ""), 1.0)
+    again = [(r, c) for r, c in todo if t != 1.0 and inks[r][c].whole is not None and got[r, c]
+             and got[r, c][0][0] == SECOND_OPINION]
+    if again:
+        for (r, c), other in zip(again, crops_reader(engine, [inks[r][c].whole for r, c in again], alphabet=alphabet)):
+            if other and other[0][0] != got[r, c][0][0]:
+                got[r, c] = mean_reading(sharpen(got[r, c], 1.0 / t), sharpen(other, 1.0 / t))
     return [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet, values=values, renormalise=False,
                                  dot_trust=DOT_TRUST) for c in range(n)] for r in range(n)]
+
+
+def mean_reading(a: list[tuple[str, float]], b: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The mean of two readings ``[(label, p), ...]`` of one cell (a label missing from one counts 0 there),
+    best first."""
+    total: dict[str, float] = {}
+    for reading in (a, b):
+        for label, p in reading:
+            total[label] = total.get(label, 0.0) + p / 2.0
+    return sorted(total.items(), key=lambda t: -t[1])
 
 
 def engine_read(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, float]]]:
@@ -233,7 +255,8 @@ def _turn(inks, quarter: int):
     for r, row in enumerate(inks):
         for c, ink in enumerate(row):
             crop = None if ink.crop is None else np.ascontiguousarray(np.rot90(ink.crop, k=-quarter))
-            grid[r, c] = cells_stage.CellInk(ink.height, ink.p_filled, crop)
+            whole = None if ink.whole is None else np.ascontiguousarray(np.rot90(ink.whole, k=-quarter))
+            grid[r, c] = cells_stage.CellInk(ink.height, ink.p_filled, crop, whole)
     return np.rot90(grid, k=-quarter).tolist()
 
 
