@@ -12,6 +12,7 @@ Points are ``(x, y)``; the mesh is indexed ``[line_row, line_col]``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -48,6 +49,12 @@ OUTLIER_TRIED = 3
 #: Share of the strongest ink in an outer line's window that a separate run of ink must reach to count as a
 #: second thing there (``_runs``): a caption's text line or a frame just beside the border.
 RUN_SHARE = 0.5
+#: An inner line too faint to count in the spacing (``SPACING_CLEAR``) at 4 stations counts all the same when it
+#: is found over ``FAINT_FLOOR`` at all stations but one (3 at least) within ``COHERENT`` of a cell of a straight
+#: line through them: a faint gray ruled line of a small grid. Where there is no line, the strongest pixel of the
+#: window lies anywhere in it, from station to station.
+FAINT_FLOOR = 0.15
+COHERENT = 0.02
 
 
 @dataclass
@@ -117,6 +124,15 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
         reference[i] = _smooth_lines(pos[i:i + 1], strength[i:i + 1], expected[i:i + 1], stations,
                                      level=SPACING_CLEAR)[0]
     reference = np.where((faint >= 4)[:, None], reference, pos)
+    # a faint line found in place all along (``_coherent``) says the spacing at every station, as its straight
+    # line: a 4 x 4 grid of gray lines had one inner line over the spacing's level at most stations, so the
+    # spacing went through the other outer line, on a caption, and kept the border on a colour bar
+    cell = expected[1] - expected[0]
+    for i in np.flatnonzero(faint[inner] < 4) + 1:
+        line = _coherent(pos[i], strength[i], stations, tol=COHERENT * cell)
+        if line is not None:
+            reference[i] = line
+            strength[i] = np.maximum(strength[i], SPACING_CLEAR)
     slack = end_slack(len(expected) - 1)
     for end in (0, len(expected) - 1):
         # where the outer line's window holds two separate runs of ink (the border and a caption's text line
@@ -156,7 +172,67 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
             line, want, step = spaced
             if put_back or np.mean(np.abs(want - expected[end]) > slack * step) > 0.5:
                 smooth[end] = line
+    # last, each outer line as smoothed against the inner lines' spacing (theirs alone, as in ``reference``: one
+    # seen at 4 stations or more at the spacing's level counts at every station, as fitted): a fit through a few
+    # stations, extrapolated across the grid, may throw an end of the line far off the spacing (a shadow pulling
+    # three stations a little the same way made a straight line through them run a third of a cell off at the
+    # ends), and stations put back by a spacing through two lines only (one of them faint, or the other outer
+    # line pulled off) may bend a border followed cleanly all along. Where the line lies more than the slack off
+    # the spacing, it is fitted again through the stations followed within the slack of it (2 at least), or else
+    # it is where the spacing puts it
+    counted = (faint >= 4)[:, None] | (strength >= SPACING_CLEAR)
+    counted[[0, -1]] = False
+    for end in ends:
+        spaced = [(k, _spacing_at(reference[:, k], counted[:, k].astype(float), end, level=0.5))
+                  for k in range(len(stations))]
+        spaced = [(k, got[0], got[1]) for k, got in spaced if got is not None]
+        if len(spaced) < 2:
+            continue
+        at, want, step = (np.array(v) for v in zip(*spaced))
+        if not np.any(np.abs(smooth[end, at] - want) > slack * step):
+            continue
+        on = at[np.abs(followed[end, at] - want) <= slack * step]
+        if len(on) >= 2:
+            kept = followed[end, on]
+            smooth[end] = np.polyval(np.polyfit(stations[on], kept, _degree(stations[on], kept)), stations)
+        else:
+            smooth[end] = np.clip(np.polyval(np.polyfit(stations[at], want, _degree(stations[at], want)), stations),
+                                  expected[0] - tol, expected[-1] + tol)
     return smooth
+
+
+def _coherent(pos: np.ndarray, strength: np.ndarray, stations: np.ndarray, *, tol: float) -> np.ndarray | None:
+    """A faint line's positions (K,) at the K ``stations`` as a straight line through those over ``FAINT_FLOOR``
+    (``strength`` (K,)) when they are all stations but one (3 at least) and lie within ``tol`` of it; else None."""
+    some = strength >= FAINT_FLOOR
+    if some.sum() < max(3, len(stations) - 1):
+        return None
+    line = np.polyval(np.polyfit(stations[some], pos[some], 1), stations)
+    return line if np.abs(line[some] - pos[some]).max() <= tol else None
+
+
+def _degree(x: np.ndarray, y: np.ndarray) -> int:
+    """1 or 2: the degree of the polynomial whose fits through all the points (M,) but one predict the one left
+    out best (the smaller sum of squared deleted residuals, ``_fit_residuals``); 1 for fewer than 4 points. A
+    quadratic through a few points follows one that is off, and thrown beyond them it magnifies that."""
+    if len(x) < 4:
+        return 1
+    press = []
+    for degree in (1, 2):
+        hat, lever = _hat(tuple(x), degree)
+        press.append(float((((y - hat @ y) / lever) ** 2).sum()))
+    return 2 if press[1] < press[0] else 1
+
+
+@lru_cache(maxsize=512)
+def _hat(x: tuple, degree: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hat matrix (M, M) of a least-squares polynomial of ``degree`` through points at ``x`` (M values) and
+    1 - its diagonal (M,) (as ``_fit_residuals``; the same few station and line sets recur all through a grid)."""
+    xa = np.asarray(x, dtype=np.float64)
+    xs = (xa - xa.mean()) / max(np.ptp(xa), 1e-9)
+    v = np.vander(xs, degree + 1)
+    hat = v @ np.linalg.solve(v.T @ v, v.T)
+    return hat, np.clip(1.0 - np.diag(hat), 1e-6, None)
 
 
 def _runs(profile: np.ndarray, expected: float, *, tol: float) -> list[tuple[float, float]]:
@@ -268,7 +344,9 @@ def _spacing_at(ref: np.ndarray, strength: np.ndarray, end: int, *, level: float
     """Where the outer line ``end`` (0 or L - 1) of the lines ``ref`` (L,) at one station lies by the spacing of
     the clear ones (``strength`` (L,) >= ``level``; a quadratic in the line index, as perspective allows; the
     other outer line only when too few inner ones are clear), and the spacing there: ``(want, step)``, or None
-    when fewer than two lines are clear."""
+    when fewer than two lines are clear. The fit is a quadratic only where it predicts each line from the others
+    better than a straight one (``_degree``): one line off by a little at the last inner line of a 6 x 6 grid put
+    the border 1.8 times as far off through a quadratic (0.8 times through a straight line)."""
     count = len(ref)
     clear = strength >= level
     clear[end] = False
@@ -278,7 +356,7 @@ def _spacing_at(ref: np.ndarray, strength: np.ndarray, end: int, *, level: float
     if clear.sum() < 2:
         return None
     index = np.arange(count, dtype=np.float64)
-    coef = np.polyfit(index[clear], ref[clear], 2 if clear.sum() >= 4 else 1)
+    coef = np.polyfit(index[clear], ref[clear], _degree(index[clear], ref[clear]))
     return float(np.polyval(coef, index[end])), float(abs(np.polyval(np.polyder(coef), index[end])))
 
 

@@ -223,3 +223,70 @@ def test_a_caption_line_under_the_border_does_not_pull_it():
         broad[k, border + centre - 2:border + centre + 3] = run
     smoothed = rectify._follow_lines([fine, broad], expected, stations, tol=0.3 * cell, level=rectify.CLEAR)
     assert np.abs(smoothed[n] - lines[n]).max() < 0.1 * cell
+
+
+def test_one_inner_line_a_little_off_does_not_throw_the_spacing_past_the_border():
+    # a 6 x 6 grid's last inner line 3.5 px off at a station (a shaded cell beside it): a quadratic in the line
+    # index through the five inner lines put the border 6.3 px (1.8 times) off there, past the slack, and the
+    # border followed where it is was moved; a straight line puts it 2.8 px off, within the slack
+    n, cell = 6, 32.0
+    expected = 10.0 + cell * np.arange(n + 1)
+    pos = np.repeat(expected[:, None], 3, axis=1)
+    pos[5, 1] += 3.5
+    strength = np.full_like(pos, 0.6)
+    fixed, _ = rectify._regular_ends(pos, strength, level=rectify.SPACING_CLEAR, slack=rectify.end_slack(n),
+                                     lo=0.0, hi=300.0)
+    assert np.abs(fixed[n] - expected[n]).max() < 0.5
+    # a spacing that really bends (perspective) is still followed through a quadratic
+    bent = 10.0 + cell * np.arange(n + 1) + 0.6 * np.arange(n + 1) ** 2
+    want, _ = rectify._spacing_at(bent, np.full(n + 1, 0.6), n, level=rectify.SPACING_CLEAR)
+    assert abs(want - bent[n]) < 0.1
+
+
+def test_faint_inner_lines_found_in_place_say_the_spacing_of_a_small_grid():
+    # a 4 x 4 grid of faint gray lines (under the spacing's level at most stations) between a caption's text
+    # line 6 px above the top border at two stations and a colour bar 4 px under the bottom border, both far
+    # stronger than the thin border: the spacing, taken through the caption-pulled top line where fewer than two
+    # inner lines were clear, kept the bottom line on the bar (6.5 px, a fifth of a cell off) and the top line
+    # on the caption at two stations
+    n, cell, margin = 4, 32.0, 10.0
+    true, stations, lines = _even_lines(n, cell, margin)
+    side = int(true[-1] + margin) + 1
+    fine = _profiles(lines, side=side, strength=0.35)
+    for i, level in ((1, 0.05), (2, 0.28), (3, 0.25)):  # line 1 all but lost, 2 and 3 faint but in place
+        fine[:, int(true[i]) - 1:int(true[i]) + 2] = level
+    fine[:, int(true[1]) + 5] = 0.08  # noise elsewhere in line 1's window
+    broad = fine.copy()
+    top, bottom = int(true[0]), int(true[n])
+    broad[1:3, top - 7:top - 4] = 0.6  # the caption's text line
+    broad[:, bottom + 4:] = 1.0  # the bar, to the picture's edge
+    smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[[0, n]] - lines[[0, n]]).max() < 0.1 * cell
+
+
+def test_a_faint_line_counts_only_where_it_is_found_in_place():
+    stations = 23.0 + 32.0 * np.arange(4)
+    strength = np.full(4, 0.25)
+    assert rectify._coherent(np.array([70.0, 70.2, 69.9, 70.1]), strength, stations, tol=0.64) is not None
+    # the strongest pixel of a window with no line in it, wandering from station to station
+    assert rectify._coherent(np.array([98.5, 98.7, 101.0, 100.0]), strength, stations, tol=0.64) is None
+    # seen at two stations only
+    assert rectify._coherent(np.array([70.0, 70.2, 69.9, 70.1]), np.array([0.25, 0.1, 0.1, 0.25]), stations,
+                             tol=0.64) is None
+
+
+def test_an_outer_line_fitted_through_a_few_stations_is_not_thrown_off_the_spacing_at_its_ends():
+    # a 6 x 6 grid's left border seen clearly at three middle stations only, a shadow pulling them 3.5, 0 and
+    # -4 px (each within the slack of the spacing) and faintly at the others: the straight line through the three
+    # ran 12 px off at the first station and 8 px at the last
+    n, cell, margin = 6, 32.0, 10.0
+    true, stations, lines = _even_lines(n, cell, margin)
+    side = int(true[-1] + margin) + 1
+    fine = _profiles(lines, side=side, strength=0.4)
+    followed = lines.copy()
+    followed[0, 2:5] += np.array([3.5, 0.0, -4.0])
+    broad = _profiles(followed, side=side, strength=0.2)
+    for k, s in zip((2, 3, 4), (0.7, 1.0, 0.5)):
+        broad[k, int(round(followed[0, k])) - 1:int(round(followed[0, k])) + 2] = s
+    smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
+    assert np.abs(smoothed[0] - lines[0]).max() < 0.1 * cell
