@@ -93,7 +93,10 @@ def _level_below(dark: float) -> float:
 def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
     """Mark in ``keep`` (per component) the glyphs standing beside the kept ones, as the two digits of "13"
     do: as tall (at least 0.6 of the kept glyph), on the same rows, at most PARTNER_GAP of the cell away, and
-    no ruled-line remnant (not nearly as long as the cell)."""
+    no ruled-line remnant (not nearly as long as the cell) -- or, when the kept glyph lies on its side (wider
+    than tall: the photo is turned a quarter), the same turned: as wide, in the same columns, above or below
+    (the cells are measured before the reading turns them, and a turned page's "13" stands one digit over the
+    other; its "1" was left out, and the 13 read as a sure 3)."""
     kept = np.nonzero(keep)[0]
     x0, y0 = stats[kept, 0].min(), stats[kept, 1].min()
     x1 = (stats[kept, 0] + stats[kept, 2]).max()
@@ -101,12 +104,19 @@ def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
     listed = stats.tolist()  # (plain numbers: the same values, faster one at a time)
     for i in range(1, len(keep)):
         x, y, w, h, _ = listed[i]
-        if keep[i] or h < 0.6 * (y1 - y0) or h > 0.8 * size or w > 0.8 * size:
+        if keep[i] or h > 0.8 * size or w > 0.8 * size:
             continue
-        overlap = min(y + h, y1) - max(y, y0)
-        gap = max(x0 - (x + w), x - x1)
-        if overlap >= 0.7 * min(h, y1 - y0) and gap <= PARTNER_GAP * size:
-            keep[i] = True
+        if h >= 0.6 * (y1 - y0):
+            overlap = min(y + h, y1) - max(y, y0)
+            gap = max(x0 - (x + w), x - x1)
+            if overlap >= 0.7 * min(h, y1 - y0) and gap <= PARTNER_GAP * size:
+                keep[i] = True
+                continue
+        if x1 - x0 > y1 - y0 and w >= 0.6 * (x1 - x0):  # the kept glyph lies on its side: a turned page
+            overlap = min(x + w, x1) - max(x, x0)
+            gap = max(y0 - (y + h), y - y1)
+            if overlap >= 0.7 * min(w, x1 - x0) and gap <= PARTNER_GAP * size:
+                keep[i] = True
 
 
 def _add_fragments(keep: np.ndarray, labels: np.ndarray, stats: np.ndarray, size: int) -> None:

@@ -48,3 +48,30 @@ def test_fragments_are_joined_only_when_near(monkeypatch):
     ink = cells.measure(_seven(bar_pieces=True), 1, cell=CELL)[0][0]
     cut = round(0.1 * CELL)
     assert _dark_columns(ink.crop, slice(8 - cut, 11 - cut))[0] > 17 - cut
+
+
+def _pair_cell(*, turned: bool) -> np.ndarray:
+    """A 16x16 cell's "13" (a narrow stem beside a wide glyph), or the same turned a quarter (one over the other)."""
+    picture = np.full((CELL, CELL), 235, np.uint8)
+    picture[12:36, 5:9] = 20  # the 1's stem, off the cell's centre
+    picture[12:36, 16:36] = 20  # the 3, a hollow block
+    picture[16:32, 21:31] = 235
+    return np.ascontiguousarray(np.rot90(picture)) if turned else picture
+
+
+def test_a_turned_pair_keeps_both_digits_one_over_the_other():
+    from scanner.readers import ruled
+    for turned in (False, True):
+        ink = cells.measure(_pair_cell(turned=turned), 1, cell=CELL, trim=ruled.PAIR_TRIM, pairs=True)[0][0]
+        dark = ink.crop < 128
+        lines = np.flatnonzero(dark.any(axis=1 if turned else 0))
+        assert np.diff(lines).max() > 4  # both glyphs, with the gap between them
+
+
+def test_a_bar_over_an_upright_glyph_is_no_partner():
+    from scanner.readers import ruled
+    picture = np.full((CELL, CELL), 235, np.uint8)
+    picture[14:38, 18:30] = 20  # an upright glyph (taller than wide)
+    picture[6:9, 16:32] = 20  # a line's remnant above it, as wide
+    ink = cells.measure(picture, 1, cell=CELL, trim=ruled.PAIR_TRIM, pairs=True)[0][0]
+    assert not (ink.crop[:9 - round(ruled.PAIR_TRIM * CELL)] < 128).any()
