@@ -19,7 +19,11 @@ import numpy as np
 SIZES = tuple(range(4, 21))  #: grid sizes any kind may have (Sudoku 4/6/9/16, Futoshiki 4..9, Takuzu 4..20)
 CHECK_SIDE = 480  #: side of the square a candidate is rectified to for the line check
 CHECK_MARGIN = 0.03  #: share of the side left around the quad in the check square (so border lines show whole)
-MIN_AREA_FRACTION = 0.02  #: candidates smaller than this share of the image are ignored
+MIN_AREA_FRACTION = 0.02  #: candidates smaller than this share of the image are ignored ...
+#: ... but outlines down to this share, confirmed clearly (``SEARCH_SCORE``, lines straight): a small second
+#: puzzle beside a large one (a 4 x 4 beside a 20 x 20 the photo frames, 0.7 % of the picture)
+MIN_SMALL_FRACTION = 0.005
+SMALL_OUTLINES = 3  #: outlines below MIN_AREA_FRACTION looked at per source (the largest)
 LINE_OFFSET = 3.0  #: ink threshold offset for finding long strokes: faint thin lines count (specks go by length)
 INNER_SHARE = 0.3  #: a quad inside a confirmed grid is checked too when it has this share of its area
 LINE_LEVEL = 0.55  #: share of a row (column) that must be ink for it to count as a ruled line
@@ -295,6 +299,71 @@ def _check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, flo
     return n, score, (rows, cols), bent
 
 
+CENTRE_REACH = 0.02  #: share of the check square's side an outline may lie off its border line's centre
+CENTRE_LEAST = 1.0  #: pixels (check square) the border's centres must lie off the outline to be tried
+#: least ``solid`` of a lattice found on a centred outline: ruled lines, not a boxes print's edges nor a frame
+#: (on the 27 dev pages where a centred outline gave a grid: ruled grids 0.83-0.97; box prints 0.66-0.78, taken
+#: for a 2n - 1 lattice; a frame around a 16 x 16 and its title taken for 18 x 18, 0.28)
+CENTRE_SOLID = 0.8
+
+
+def centred_outline(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """``quad`` (4, 2) (x, y) of ``gray`` moved side by side onto the centre of the border line along it, or
+    None when a side shows no line within ``CENTRE_REACH`` or none lies ``CENTRE_LEAST`` off.
+
+    An outline traced around the ink hugs the border's outer edge, while the grid's lines are spaced from its
+    centre: with small cells and a bold border (a 20 x 20 a quarter of the photo wide, the border 2 px of a
+    12 px cell) the inner lines' even positions are then off by up to half the border's width at each end,
+    enough for the midway check to see lines there. Each side's line (ink along at least ``LINE_LEVEL`` of it
+    in the rectified ink mask) is centred on the darkness of the run of rows (columns) around the darkest near
+    the side."""
+    side, margin = CHECK_SIDE, CHECK_MARGIN * CHECK_SIDE
+    square = rectify_square(gray, quad, side=side, margin=margin)
+    mask = ink_mask(square, block=(side // 16) | 1, offset=6) > 0
+    lo, hi = margin, side - 1 - margin  # where the outline lies in the square
+    inner = slice(int(lo), int(hi) + 1)
+    # per side: the share of ink along each row (column) between the side lines, and its mean darkness
+    profiles = [(mask[inner, :].mean(axis=0), square[inner, :].mean(axis=0)),
+                (mask[:, inner].mean(axis=1), square[:, inner].mean(axis=1))]
+    reach = CENTRE_REACH * side
+    at = []
+    for (ink, gray_mean), end in zip(profiles * 2, (lo, lo, hi, hi)):  # left, top, right, bottom
+        a, b = max(0, int(round(end - reach))), min(side, int(round(end + reach)) + 1)
+        if ink[a:b].max() < LINE_LEVEL:
+            return None
+        # the line's centre: the weight of its darkness over the paper near it (the mask's edge leans out: the
+        # neighbourhood inside a grid is darker than the paper outside), the line's run followed on past the
+        # window (the peak lies in it)
+        a2, b2 = max(0, int(round(end - 2 * reach))), min(side, int(round(end + 2 * reach)) + 1)
+        dark = gray_mean[a2:b2].max() - gray_mean[a2:b2]
+        peak = a - a2 + int(dark[a - a2:b - a2].argmax())
+        i, j = peak, peak  # the run around the darkest over half its darkness
+        while i > 0 and dark[i - 1] >= 0.5 * dark[peak]:
+            i -= 1
+        while j < len(dark) - 1 and dark[j + 1] >= 0.5 * dark[peak]:
+            j += 1
+        w = dark[i:j + 1]
+        at.append(a2 + i + float((w * np.arange(len(w))).sum() / max(float(w.sum()), 1e-9)))
+    left, top, right, bottom = at
+    if max(abs(left - lo), abs(top - lo), abs(right - hi), abs(bottom - hi)) < CENTRE_LEAST:
+        return None
+    box = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64).reshape(-1, 1, 2)
+    back = cv2.getPerspectiveTransform(square_corners(side, margin=margin), quad.astype(np.float32))
+    centred = cv2.perspectiveTransform(box, back).reshape(4, 2).astype(np.float32)
+    return centred if _sides_ok(centred) else None
+
+
+def solid(lines: tuple[np.ndarray, np.ndarray], n: int) -> float:
+    """The ink of the faintest of the n - 1 inner lines of an n x n lattice in both profiles ``lines`` (rows,
+    cols) of a check square (share of the line's length): about 0.95 for ruled lines; 0.65-0.8 where a boxes
+    print's edges, broken by the gaps between the boxes, are taken for lines; far less where a frame around a
+    grid and its title is counted a row or two more (no line crosses the title)."""
+    side, margin = CHECK_SIDE, CHECK_MARGIN * CHECK_SIDE
+    step = (side - 1 - 2 * margin) / n
+    peaks = _peaks_near(np.stack(lines).astype(np.float64), margin + step * np.arange(1, n), max(2.0, 0.22 * step))
+    return float(peaks.min())
+
+
 BENT_BANDS = 4  #: bands a rectified grid is cut into across its lines for following bent lines
 BENT_REACH = 0.4  #: share of a cell a bent line may lie off its even position
 BENT_JITTER = 0.12  #: ... and off the smooth course of its neighbours' shifts
@@ -367,20 +436,35 @@ def line_mask(mask: np.ndarray, *, length: int | None = None) -> np.ndarray:
 
 
 def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, limit: int = 12,
-          lines_only: bool = False, masks: dict | None = None) -> list[np.ndarray]:
+          lines_only: bool = False, masks: dict | None = None, small: int = SMALL_OUTLINES) -> list[np.ndarray]:
     """Quad-like outlines (4, 2) (x, y) of dark blobs in ``gray`` (H, W), largest first (at most ``limit``);
     with ``lines_only`` of the long straight strokes only (``line_mask``). ``masks``: where the two masks
-    of ``gray`` are kept for the next call on it (``_masks``)."""
+    of ``gray`` are kept for the next call on it (``_masks``). Below ``min_area_fraction`` of the picture, the
+    ``small`` largest outlines down to ``MIN_SMALL_FRACTION`` follow when there is room within ``limit``."""
+    large, smaller = _outlines(gray, min_area_fraction=min_area_fraction, limit=limit, lines_only=lines_only,
+                               masks=masks, small=small)
+    return large + smaller
+
+
+def _outlines(gray: np.ndarray, *, min_area_fraction: float, limit: int, lines_only: bool, masks: dict | None,
+              small: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """``quads``: (the outlines of at least ``min_area_fraction`` of the picture, the smaller ones)."""
     mask = _masks(gray, lines_only, {} if masks is None else masks)
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))  # close small breaks in thin borders
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = min_area_fraction * gray.shape[0] * gray.shape[1]
+    least = min(min_area, MIN_SMALL_FRACTION * gray.shape[0] * gray.shape[1])
     found: list[tuple[float, np.ndarray]] = []
+    smaller: list[tuple[float, np.ndarray, np.ndarray]] = []
     for contour in contours:
-        if cv2.contourArea(contour) < min_area:
+        contour_area = cv2.contourArea(contour)
+        if contour_area < least:
             continue
         quad = _quad_from_contour(contour)
         if quad is None or not _sides_ok(quad):
+            continue
+        if contour_area < min_area:
+            smaller.append((float(contour_area), quad, contour))
             continue
         quad = refine_quad(quad, contour)
         area = float(cv2.contourArea(quad))
@@ -388,7 +472,17 @@ def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, lim
             continue
         found.append((area, quad))
     found.sort(key=lambda t: -t[0])
-    return [q for _, q in found[:limit]]
+    large = [q for _, q in found[:limit]]
+    # (refined only when taken: text blocks and pictures give many; the refinement is the costly part)
+    out: list[np.ndarray] = []
+    room = min(small, limit - len(large))
+    for _, quad, contour in sorted(smaller, key=lambda t: -t[0]):
+        if len(out) >= room:
+            break
+        quad = refine_quad(quad, contour)
+        if not any(same_quad(quad, q) for q in large + out):
+            out.append(quad)
+    return large, out
 
 
 def _masks(gray: np.ndarray, lines_only: bool, kept: dict) -> np.ndarray:
@@ -687,10 +781,15 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     """
     gray = gray_of(image)
     masks: dict = {}  # the page's ink masks, shared by the outlines and the cell clusters
-    outlines = quads(gray, limit=limit, masks=masks)
+    outlines, small = _outlines(gray, min_area_fraction=MIN_AREA_FRACTION, limit=limit, lines_only=False,
+                                masks=masks, small=SMALL_OUTLINES)
     # (near duplicates from the other sources are kept: of two outlines of one grid the better lines win)
-    outlines += [q for q in quads(gray, limit=limit, lines_only=True, masks=masks)
-                 if not any(same_quad(q, o, tol=0.005) for o in outlines)]
+    more, fewer = _outlines(gray, min_area_fraction=MIN_AREA_FRACTION, limit=limit, lines_only=True, masks=masks,
+                            small=SMALL_OUTLINES)
+    outlines += [q for q in more if not any(same_quad(q, o, tol=0.005) for o in outlines)]
+    # small outlines (``MIN_SMALL_FRACTION``) are taken only when their own lines show clearly: not searched
+    small += [q for q in fewer if not any(same_quad(q, o, tol=0.005) for o in outlines + small)]
+    outlines += small
     clusters: list[np.ndarray] = []
     for lines_only in (False, True):
         clusters += [q for q in cell_cluster_quads(gray, lines_only=lines_only, masks=masks)
@@ -706,10 +805,13 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         if any(area < INNER_SHARE * k.area for k in host):
             continue
         n, score, lines, bent = _check(gray, quad, sizes=sizes)
+        is_small = any(quad is q for q in small)
+        if n and is_small and (bent or score < SEARCH_SCORE):
+            n = 0  # a small outline must show its lines clearly (a halftone picture's blobs can make a lattice)
         if n and any(quad is c for c in clusters) and not _ends_clean(gray, quad, n):
             n = 0  # a cluster of cells may be part of a grid (its faint lines merged the other cells)
         if n == 0:
-            if not host:
+            if not host and not is_small:  # (a small outline: its own lines or none)
                 rejected.append(quad)
             continue
         _keep(kept, Candidate(quad=quad, size=n, score=score, area=area, lines=lines, bent=bent))
@@ -734,6 +836,18 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     # and one whose lines show straight replaces it (``_keep``)
     for cand in [k for k in kept if k.bent]:
         _search(gray, cand.quad, kept, sizes=(cand.size,), replacing=cand)
+    # an outline hugging a bold border's outer edge, where nothing else was found: its lines are spaced from
+    # the border's centre (``centred_outline``)
+    for quad in rejected:
+        if any(quad is c for c in clusters) or any(overlap_share(quad, k.quad) > 0.2 for k in kept):
+            continue
+        centred = centred_outline(gray, quad)
+        if centred is None:
+            continue
+        n, score, lines, bent = _check(gray, centred, sizes=sizes)
+        if n and not bent and score >= SEARCH_SCORE and solid(lines, n) >= CENTRE_SOLID:
+            _keep(kept, Candidate(quad=centred, size=n, score=score, area=float(cv2.contourArea(centred)),
+                                  lines=lines))
     kept.sort(key=lambda k: -k.area)
     return kept
 

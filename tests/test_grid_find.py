@@ -252,7 +252,8 @@ def test_an_outline_found_by_both_sources_counts_once_among_the_searched(monkeyp
 
     frame, twin, inner, grid = square(100, 100, 600), square(100, 100, 600, lean=9), square(120, 150, 560), \
         square(140, 180, 500)
-    monkeypatch.setattr(grid_find, "quads", lambda gray, lines_only=False, **_: [twin] if lines_only else [frame, inner, grid])
+    monkeypatch.setattr(grid_find, "_outlines",
+                        lambda gray, lines_only=False, **_: ([twin] if lines_only else [frame, inner, grid], []))
     monkeypatch.setattr(grid_find, "cell_cluster_quads", lambda *a, **k: [])
     monkeypatch.setattr(grid_find, "_check", lambda *a, **k: (0, 0.0, (), False))  # no outline is a grid itself
     searched = []
@@ -261,3 +262,36 @@ def test_an_outline_found_by_both_sources_counts_once_among_the_searched(monkeyp
     assert grid_find.same_quad(frame, twin) and not grid_find.same_quad(frame, inner)
     assert grid_find.SEARCH_OUTLINES == 3
     assert [q.tolist() for q in searched] == [q.tolist() for q in (frame, twin, inner, grid)]
+
+
+def test_a_small_celled_grid_outlined_around_its_bold_border_is_found_on_the_border_centre():
+    # a 20 x 20 of 11 px cells with a 7 px border: the ink outline hugs the border's outer edge, 4 px off the
+    # line's centre at each side, so every inner line's even position drifts towards the ends (up to a third of
+    # a cell) and the midway check sees lines there
+    img = _page((576, 1024))
+    corners = _lattice(img, 20, 300, 150, 11, thick=1, border=5)
+    img = cv2.GaussianBlur(img, (0, 0), 0.7)
+    outline = grid_find.quads(img)[0]
+    assert np.abs(outline - corners).max() >= 3 and grid_find.check(img, outline)[0] == 0
+    centred = grid_find.centred_outline(img, outline)
+    assert centred is not None and np.abs(centred - corners).max() < 0.5
+    assert _found(img, corners, 20, tol=0.005)
+
+
+def test_an_outline_on_its_lines_centre_is_not_moved():
+    img = _page()
+    corners = _lattice(img, 9, 200, 150, 60, border=3)
+    assert grid_find.centred_outline(img, corners) is None
+
+
+def test_a_small_second_puzzle_beside_a_large_one_is_found():
+    # a 4 x 4 of 18 px cells (0.6 % of the picture) beside a 9 x 9 filling much of it, its caption's lines just
+    # above it and its title below (their letters' strokes run on from its inner lines: no cluster of cells)
+    img = _page()
+    big = _lattice(img, 9, 100, 100, 70)
+    small = _lattice(img, 4, 780, 120, 18, thick=1, border=2)
+    for y, text in ((100, "Fill every empty"), (112, "square with 0 or 1"), (214, "Binary Puzzle")):
+        cv2.putText(img, text, (772, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4, 20, 1)
+    assert cv2.contourArea(small) < grid_find.MIN_AREA_FRACTION * img.size
+    assert any(grid_find.same_quad(q, small, tol=0.05) for q in grid_find.quads(img))  # its outline is looked at
+    assert _found(img, big, 9) and _found(img, small, 4)
