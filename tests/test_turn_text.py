@@ -310,3 +310,67 @@ def test_light_print_on_a_dark_bar_is_read_dark_on_light():
     shade = np.interp(np.arange(word.shape[1]), [0, 0.4 * word.shape[1]], [1.0, 0.35])[None, :]
     out = turn_text._clean((word * shade).astype(np.uint8))
     assert np.mean(out[letters]) < 80 and np.median(out[~letters]) > 200
+
+
+def test_the_words_are_read_without_a_second_reading_inverted(monkeypatch):
+    """Every line read the wrong way up is of low confidence; Tesseract's default reads each such line again
+    as light print on dark (``tessedit_do_invert``): the page's words are read without it, by the engine in
+    this process (off for the call only, set back even when the call fails) and by the program alike."""
+    import subprocess
+    from types import SimpleNamespace
+
+    from scanner.ocr import tesseract
+
+    asked = []
+    monkeypatch.setattr(turn_text, "_MISSING", [])
+    monkeypatch.setattr(tesseract, "words_engine", lambda lang="eng": "program")
+    monkeypatch.setattr(tesseract, "read_words", lambda picture, **options: asked.append(options) or [])
+    turn_text._reader()(np.full((40, 80), 255, np.uint8))
+    assert asked == [{"psm": turn_text.PSM, "invert": False}]
+    monkeypatch.undo()
+
+    class Engine:
+        def __init__(self, ok):
+            self.ok, self.calls = ok, []
+
+        def SetPageSegMode(self, psm):  # noqa: N802 -- tesserocr's names
+            pass
+
+        def SetVariable(self, name, value):  # noqa: N802
+            self.calls.append((name, value))
+
+        def SetImageBytes(self, *args):  # noqa: N802
+            pass
+
+        def Recognize(self, timeout=0):  # noqa: N802
+            self.calls.append("recognize")
+            return self.ok
+
+        def GetTSVText(self, page):  # noqa: N802
+            return ""
+
+        def Clear(self):  # noqa: N802
+            pass
+
+    picture = np.full((40, 80), 255, np.uint8)
+    for ok in (True, False):
+        engine = Engine(ok)
+        monkeypatch.setitem(tesseract._engines, "eng", engine)
+        try:
+            tesseract.read_words(picture, invert=False)
+        except RuntimeError:
+            assert not ok
+        assert engine.calls == [("tessedit_do_invert", "0"), "recognize", ("tessedit_do_invert", "1")]
+        engine.calls.clear()
+        tesseract.read_words(picture) if ok else None
+        assert "tessedit_do_invert" not in str(engine.calls)  # the default call leaves the engine's setting alone
+
+    commands = []
+    fake = SimpleNamespace(pytesseract=SimpleNamespace(tesseract_cmd="tesseract"))
+    monkeypatch.setitem(tesseract._engines, "eng", None)  # no engine in this process: the program is asked
+    monkeypatch.setattr(tesseract, "tool", lambda: fake)
+    monkeypatch.setattr(subprocess, "run", lambda command, **k: commands.append(command)
+                        or SimpleNamespace(returncode=0, stdout=b"", stderr=b""))
+    tesseract.read_words(picture, psm=11, invert=False)
+    tesseract.read_words(picture, psm=11)
+    assert commands[0][-3:] == ["-c", "tessedit_do_invert=0", "tsv"] and "-c" not in commands[1]

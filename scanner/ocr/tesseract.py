@@ -261,14 +261,17 @@ def words_engine(lang: str = "eng") -> str | None:
     return "program"
 
 
-def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng") -> list[tuple[str, float, int, int, int, int]]:
+def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng",
+               invert: bool = True) -> list[tuple[str, float, int, int, int, int]]:
     """The words Tesseract reads in ``picture`` (h, w) uint8 (dark text on light paper), in ONE call:
     [(text, confidence 0..100, x, y, w, h), ...] with each word's box in ``picture``'s pixels; a line of the
     engine's table that does not parse is left out. Read by this process's own engine (``_in_process``), else
     by the tesseract program (``_read_by_program``). Raises ``ValueError`` for a picture that is not gray,
     ``ScanSolveError`` when neither engine is installed, ``RuntimeError`` when the engine fails or times out
     (``WORDS_TIMEOUT``: in this process it bounds the recognition, not the page layout analysis before it --
-    a few ms on the small pictures read here), ``OSError`` when the program cannot be started."""
+    a few ms on the small pictures read here), ``OSError`` when the program cannot be started.
+    ``invert=False``: a line read with low confidence is not read again as light print on dark
+    (Tesseract's ``tessedit_do_invert``), which costs a second recognition of every such line."""
     picture = np.ascontiguousarray(picture, dtype=np.uint8)
     if picture.ndim != 2:
         raise ValueError(f"a gray picture is read, not one of shape {picture.shape}")
@@ -279,6 +282,8 @@ def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng") 
         if engine is not None:
             height, width = picture.shape
             engine.SetPageSegMode(psm)
+            if not invert:  # for this call only: Tesseract's default is set back after it
+                engine.SetVariable("tessedit_do_invert", "0")
             engine.SetImageBytes(picture.tobytes(), width, height, 1, width)
             try:
                 if not engine.Recognize(timeout=int(WORDS_TIMEOUT * 1000)):
@@ -286,17 +291,21 @@ def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng") 
                 return _words_of(engine.GetTSVText(0))
             finally:
                 engine.Clear()
-    return _read_by_program(picture, psm=psm, lang=lang)
+                if not invert:
+                    engine.SetVariable("tessedit_do_invert", "1")
+    return _read_by_program(picture, psm=psm, lang=lang, invert=invert)
 
 
-def _read_by_program(picture: np.ndarray, *, psm: int, lang: str) -> list[tuple[str, float, int, int, int, int]]:
+def _read_by_program(picture: np.ndarray, *, psm: int, lang: str,
+                     invert: bool = True) -> list[tuple[str, float, int, int, int, int]]:
     """``read_words`` by the tesseract program: the picture piped in as PNG, the program run on one thread
     (OMP_THREAD_LIMIT=1)."""
     tess = tool()
     ok, png = cv2.imencode(".png", picture)
     if not ok:
         raise RuntimeError("could not encode the picture for tesseract")
-    command = [tess.pytesseract.tesseract_cmd, "stdin", "stdout", "-l", lang, "--psm", str(psm), "tsv"]
+    command = [tess.pytesseract.tesseract_cmd, "stdin", "stdout", "-l", lang, "--psm", str(psm)]
+    command += ([] if invert else ["-c", "tessedit_do_invert=0"]) + ["tsv"]
     try:
         done = subprocess.run(command, input=png.tobytes(), capture_output=True, timeout=WORDS_TIMEOUT,
                               env=dict(os.environ, OMP_THREAD_LIMIT="1"))
