@@ -166,3 +166,39 @@ def test_boxes_nearly_all_in_one_column_place_no_field():
     field = boxes_find._field(full, full * 40.0 + 100)
     assert (field.cols, field.rows) == (2, 5)
     assert np.allclose(field.quad, [[80, 80], [160, 80], [160, 280], [80, 280]])
+
+
+def _fit_by_slices(horiz: np.ndarray, vert: np.ndarray, n: int, x0: float, y0: float, x1: float, y1: float) -> float:
+    """The frame's lattice fit by its definition: each line's band of columns c-2..c+2 sliced out and averaged."""
+    def along(lines, first, last, lo, hi):
+        step = (last - first) / n
+        inside, outside = [], []
+        for i in range(n + 1):
+            c = int(round(first + i * step))
+            band = lines[:, max(0, c - 2):c + 3].max(axis=1) > 0
+            a, b = int(round(lo)), int(round(hi))
+            inside.append(band[a:b + 1].mean())
+            beyond = np.concatenate([band[max(0, a - int(step)):a], band[b + 1:b + 1 + int(step)]])
+            outside.append(beyond.mean() if len(beyond) else 0.0)
+        return float(np.mean(inside) - np.mean(outside))
+    return min(along(vert, x0, x1, y0, y1), along(horiz.T, y0, y1, x0, x1))
+
+
+def test_the_frame_lattice_fit_counts_its_bands_once_and_gives_the_same_floats():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(20, 90, 2))
+        horiz, vert = (((rng.random((h, w)) < rng.uniform(0.0, 0.3)) * 255).astype(np.uint8) for _ in range(2))
+        n = int(rng.integers(4, 10))
+        x0, x1 = sorted(rng.uniform(1, w - 2, 2))
+        y0, y1 = sorted(rng.uniform(1, h - 2, 2))
+        bands = (futoshiki._Bands(vert), futoshiki._Bands(horiz.T))  # shared across the lattices of one outline
+        for fit in (futoshiki._lattice_fit(horiz, vert, n, x0, y0, x1, y1),
+                    futoshiki._lattice_fit(horiz, vert, n, x0, y0, x1, y1, bands=bands)):
+            assert repr(fit) == repr(_fit_by_slices(horiz, vert, n, x0, y0, x1, y1))
+    pic = _lattice(6, 50)  # a drawn lattice: a fit near 1 either way
+    mask = (pic < 128).astype(np.uint8) * 255
+    horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, 16), np.uint8))
+    vert = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((16, 1), np.uint8))
+    fit = futoshiki._lattice_fit(horiz, vert, 6, 60.0, 120.0, 360.0, 420.0)
+    assert fit > 0.9 and repr(fit) == repr(_fit_by_slices(horiz, vert, 6, 60.0, 120.0, 360.0, 420.0))

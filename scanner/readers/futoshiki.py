@@ -329,22 +329,54 @@ def _even_runs(profile: np.ndarray, sizes=SIZES) -> list[tuple[int, float, float
     return runs
 
 
-def _lattice_fit(horiz: np.ndarray, vert: np.ndarray, n: int, x0: float, y0: float, x1: float, y1: float) -> float:
+class _Bands:
+    """The line ink ``lines`` (H, W) uint8 seen along bands of columns c-2..c+2 (``_lattice_fit``): per column c
+    asked for, ``counts(c)`` (H + 1,) int: how many of the first h rows hold ink in the band, h = 0..H. Counted
+    once per column, so the lattices tried in one outline (sharing many lines) count a band's ink by two
+    look-ups instead of slicing and averaging it again."""
+
+    def __init__(self, lines: np.ndarray):
+        self.lines, self.height = lines, lines.shape[0]
+        self._counts: dict[int, np.ndarray] = {}
+
+    def counts(self, c: int) -> np.ndarray:
+        if c not in self._counts:
+            band = self.lines[:, max(0, c - 2):c + 3].max(axis=1) > 0
+            self._counts[c] = np.concatenate([[0], np.cumsum(band)])
+        return self._counts[c]
+
+    def share(self, c: int, *spans: slice) -> float:
+        """The share of the rows in ``spans`` (slices of the rows) inked in column c's band: nan for none."""
+        count = self.counts(c)
+        inked = total = 0
+        for span in spans:
+            rows = range(self.height)[span]
+            if len(rows):
+                inked += int(count[rows.stop] - count[rows.start])
+                total += len(rows)
+        return inked / total if total else math.nan
+
+
+def _lattice_fit(horiz: np.ndarray, vert: np.ndarray, n: int, x0: float, y0: float, x1: float, y1: float,
+                 *, bands: tuple | None = None) -> float:
     """How well an n x n lattice spanning (x0, y0)..(x1, y1) explains the line ink ``horiz``/``vert`` (H, W)
-    uint8: its lines' ink share inside the span less beyond its ends (a frame's line runs on past a lattice)."""
-    def along(lines: np.ndarray, first: float, last: float, lo: float, hi: float) -> float:
+    uint8: its lines' ink share inside the span less beyond its ends (a frame's line runs on past a lattice).
+    ``bands``: ``(_Bands(vert), _Bands(horiz.T))`` shared by the lattices tried in one outline."""
+    if bands is None:
+        bands = (_Bands(vert), _Bands(horiz.T))
+
+    def along(lines: _Bands, first: float, last: float, lo: float, hi: float) -> float:
         step = (last - first) / n
+        a, b, reach = int(round(lo)), int(round(hi)), int(step)
         inside, outside = [], []
         for i in range(n + 1):
             c = int(round(first + i * step))
-            band = lines[:, max(0, c - 2):c + 3].max(axis=1) > 0
-            a, b = int(round(lo)), int(round(hi))
-            inside.append(band[a:b + 1].mean())
-            beyond = np.concatenate([band[max(0, a - int(step)):a], band[b + 1:b + 1 + int(step)]])
-            outside.append(beyond.mean() if len(beyond) else 0.0)
+            inside.append(lines.share(c, slice(a, b + 1)))
+            beyond = lines.share(c, slice(max(0, a - reach), a), slice(b + 1, b + 1 + reach))
+            outside.append(0.0 if math.isnan(beyond) else beyond)
         return float(np.mean(inside) - np.mean(outside))
 
-    return min(along(vert, x0, x1, y0, y1), along(horiz.T, y0, y1, x0, x1))
+    return min(along(bands[0], x0, x1, y0, y1), along(bands[1], y0, y1, x0, x1))
 
 
 def inner_lattice(small: np.ndarray, quad: np.ndarray):
@@ -374,8 +406,9 @@ def inner_lattice(small: np.ndarray, quad: np.ndarray):
              if m == n and 0.75 < (x1 - x0) / (y1 - y0) < 1.33]
     pairs.sort(key=lambda t: -(t[3] - t[1]) * (t[4] - t[2]))
     best = None
+    bands = (_Bands(vert), _Bands(horiz.T))
     for n, x0, y0, x1, y1 in pairs[:FRAME_TRIES]:
-        score = _lattice_fit(horiz, vert, n, x0, y0, x1, y1)
+        score = _lattice_fit(horiz, vert, n, x0, y0, x1, y1, bands=bands)
         if score >= FRAME_FIT and (best is None or score > best[0]):
             best = (score, n, x0, y0, x1, y1)
     if best is None:
