@@ -101,6 +101,7 @@ def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
     x0, y0 = stats[kept, 0].min(), stats[kept, 1].min()
     x1 = (stats[kept, 0] + stats[kept, 2]).max()
     y1 = (stats[kept, 1] + stats[kept, 3]).max()
+    on_side = _on_side(stats, kept)
     listed = stats.tolist()  # (plain numbers: the same values, faster one at a time)
     for i in range(1, len(keep)):
         x, y, w, h, _ = listed[i]
@@ -112,27 +113,39 @@ def _add_partners(keep: np.ndarray, stats: np.ndarray, size: int) -> None:
             if overlap >= 0.7 * min(h, y1 - y0) and gap <= PARTNER_GAP * size:
                 keep[i] = True
                 continue
-        if x1 - x0 > y1 - y0 and w >= 0.6 * (x1 - x0):  # the kept glyph lies on its side: a turned page
+        if on_side and w >= 0.6 * (x1 - x0):  # the kept glyph lies on its side: a turned page
             overlap = min(x + w, x1) - max(x, x0)
             gap = max(y0 - (y + h), y - y1)
             if overlap >= 0.7 * min(w, x1 - x0) and gap <= PARTNER_GAP * size:
                 keep[i] = True
 
 
+def _on_side(stats: np.ndarray, kept: np.ndarray) -> bool:
+    """Whether the largest of the ``kept`` components (``stats`` rows, OpenCV's x, y, w, h, area) is wider
+    than tall: a glyph lying on its side (a page turned a quarter). Judged on one glyph, not the box around
+    all kept: an upright "13" side by side is wider than tall."""
+    largest = kept[int(stats[kept, 4].argmax())]
+    return bool(stats[largest, 2] > stats[largest, 3])
+
+
 def _add_fragments(keep: np.ndarray, labels: np.ndarray, stats: np.ndarray, size: int) -> None:
     """Mark in ``keep`` (per component) the pieces of a broken glyph beside the kept ones: components of at
     least FRAGMENT_AREA pixels, within FRAGMENT_GAP of the interior's side of the kept ink (or of a piece so
     added), on the kept glyph's rows (a pixel's slack) and no nearer the interior's left or right edge than
-    EDGE_BAND. A thin stroke printed pale (a condensed 7's bar in a shaded cell) breaks into pieces at the ink
+    EDGE_BAND -- turned a quarter when the glyph lies on its side (``_on_side``: the cells are measured before
+    the reading turns them): on its columns, and away from the top and bottom edge. A thin stroke printed pale (a condensed 7's bar in a shaded cell) breaks into pieces at the ink
     level; those off the cell's centre were dropped, and the crop kept a stem with half a bar, read as a sure
     1. A ruled line's remnant lies above or below the glyph, or along the left or right edge: not joined."""
     listed = stats.tolist()
     kept = np.flatnonzero(keep)
-    top, bottom = stats[kept, 1].min() - 1, (stats[kept, 1] + stats[kept, 3]).max() + 1
+    # along: the kept glyph's rows, across: the interior's left and right edge (turned a quarter when the
+    # glyph lies on its side: its columns, and the top and bottom edge)
+    along, across = (0, 1) if _on_side(stats, kept) else (1, 0)
+    first, last = stats[kept, along].min() - 1, (stats[kept, along] + stats[kept, along + 2]).max() + 1
     band = max(1, round(EDGE_BAND * size))
     loose = [i for i in range(1, len(keep)) if not keep[i] and listed[i][4] >= FRAGMENT_AREA
-             and listed[i][1] >= top and listed[i][1] + listed[i][3] <= bottom
-             and listed[i][0] >= band and listed[i][0] + listed[i][2] <= size - band]
+             and listed[i][along] >= first and listed[i][along] + listed[i][along + 2] <= last
+             and listed[i][across] >= band and listed[i][across] + listed[i][across + 2] <= size - band]
     if not loose:
         return
     k = 2 * max(1, round(FRAGMENT_GAP * size)) + 1

@@ -75,3 +75,25 @@ def test_a_bar_over_an_upright_glyph_is_no_partner():
     picture[6:9, 16:32] = 20  # a line's remnant above it, as wide
     ink = cells.measure(picture, 1, cell=CELL, trim=ruled.PAIR_TRIM, pairs=True)[0][0]
     assert not (ink.crop[:9 - round(ruled.PAIR_TRIM * CELL)] < 128).any()
+
+
+def test_the_pieces_of_a_broken_bar_stay_in_every_quarter_turn():
+    # the cells are measured before the reading turns them: a turned page's 7 lies on its side
+    inked = [int((cells.measure(np.ascontiguousarray(np.rot90(_seven(bar_pieces=True), k)), 1,
+                                cell=CELL)[0][0].crop < 128).sum()) for k in range(4)]
+    without = int((cells.measure(_seven(bar_pieces=False), 1, cell=CELL)[0][0].crop < 128).sum())
+    assert min(inked) > without  # the pieces are in the crop, whichever way the 7 lies
+    assert max(inked) - min(inked) <= 0.05 * max(inked)
+
+
+def test_a_bar_over_an_upright_pair_is_no_partner():
+    # an upright "13" side by side is wider than tall as a whole: whether a glyph lies on its side is judged on
+    # the glyph itself
+    from scanner.readers import ruled
+    picture = np.full((CELL, CELL), 235, np.uint8)
+    picture[14:38, 12:16] = 20  # the 1's stem, near enough the centre to be kept with the 3
+    picture[14:38, 20:38] = 20  # the 3, a hollow block (the two together wider than tall)
+    picture[18:34, 24:32] = 235
+    picture[8:10, 12:38] = 20  # a line's remnant above the pair, as wide
+    ink = cells.measure(picture, 1, cell=CELL, trim=ruled.PAIR_TRIM, pairs=True)[0][0]
+    assert not (ink.crop[:10 - round(ruled.PAIR_TRIM * CELL)] < 128).any()

@@ -282,10 +282,10 @@ def read_words(picture: np.ndarray, *, psm: int = PSM_BATCH, lang: str = "eng",
         if engine is not None:
             height, width = picture.shape
             engine.SetPageSegMode(psm)
-            if not invert:  # for this call only: Tesseract's default is set back after it
-                engine.SetVariable("tessedit_do_invert", "0")
-            engine.SetImageBytes(picture.tobytes(), width, height, 1, width)
             try:
+                if not invert:  # for this call only: Tesseract's default is set back after it, whatever happens
+                    engine.SetVariable("tessedit_do_invert", "0")
+                engine.SetImageBytes(picture.tobytes(), width, height, 1, width)
                 if not engine.Recognize(timeout=int(WORDS_TIMEOUT * 1000)):
                     raise RuntimeError("tesseract failed or timed out")
                 return _words_of(engine.GetTSVText(0))
