@@ -43,7 +43,8 @@ FRAGMENT_GAP, FRAGMENT_AREA = 0.08, 4
 @dataclass
 class CellInk:
     """One cell's ink: ``height`` of the central glyph (its longer extent) as a share of the cell,
-    ``p_filled`` 0..1, and ``crop`` (h, w) uint8 (dark on light, line remnants whitened) for the reader, or None when plainly empty."""
+    ``p_filled`` 0..1, and ``crop`` (h, w) uint8 (dark on light, line remnants whitened) for the reader, or None
+    when plainly empty."""
 
     height: float
     p_filled: float
@@ -133,9 +134,10 @@ def _add_fragments(keep: np.ndarray, labels: np.ndarray, stats: np.ndarray, size
     least FRAGMENT_AREA pixels, within FRAGMENT_GAP of the interior's side of the kept ink (or of a piece so
     added), on the kept glyph's rows (a pixel's slack) and no nearer the interior's left or right edge than
     EDGE_BAND -- turned a quarter when the glyph lies on its side (``_on_side``: the cells are measured before
-    the reading turns them): on its columns, and away from the top and bottom edge. A thin stroke printed pale (a condensed 7's bar in a shaded cell) breaks into pieces at the ink
-    level; those off the cell's centre were dropped, and the crop kept a stem with half a bar, read as a sure
-    1. A ruled line's remnant lies above or below the glyph, or along the left or right edge: not joined."""
+    the reading turns them): on its columns, and away from the top and bottom edge. A thin stroke printed pale (a
+    condensed 7's bar in a shaded cell) breaks into pieces at the ink level; those off the cell's centre were
+    dropped, and the crop kept a stem with half a bar, read as a sure 1. A ruled line's remnant lies above or below
+    the glyph, or along the left or right edge: not joined."""
     listed = stats.tolist()
     kept = np.flatnonzero(keep)
     # along: the kept glyph's rows, across: the interior's left and right edge (turned a quarter when the

@@ -784,11 +784,11 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     outlines, small = _outlines(gray, min_area_fraction=MIN_AREA_FRACTION, limit=limit, lines_only=False,
                                 masks=masks, small=SMALL_OUTLINES)
     # (near duplicates from the other sources are kept: of two outlines of one grid the better lines win)
-    more, fewer = _outlines(gray, min_area_fraction=MIN_AREA_FRACTION, limit=limit, lines_only=True, masks=masks,
-                            small=SMALL_OUTLINES)
-    outlines += [q for q in more if not any(same_quad(q, o, tol=0.005) for o in outlines)]
+    stroke_outlines, stroke_small = _outlines(gray, min_area_fraction=MIN_AREA_FRACTION, limit=limit,
+                                              lines_only=True, masks=masks, small=SMALL_OUTLINES)
+    outlines += [q for q in stroke_outlines if not any(same_quad(q, o, tol=0.005) for o in outlines)]
     # small outlines (``MIN_SMALL_FRACTION``) are taken only when their own lines show clearly: not searched
-    small += [q for q in fewer if not any(same_quad(q, o, tol=0.005) for o in outlines + small)]
+    small += [q for q in stroke_small if not any(same_quad(q, o, tol=0.005) for o in outlines + small)]
     outlines += small
     clusters: list[np.ndarray] = []
     for lines_only in (False, True):

@@ -39,22 +39,13 @@ def get_engine(name: str):
     return ocr_engine(name)
 
 
-def _clash_check(kind: str):
-    """The kind's cheap ``check_givens`` (None while the kind does not provide it)."""
+def _kind_function(kind: str, name: str):
+    """The kind's function ``name`` (``check_givens``: its cheap clash check; ``is_solution``: its independent
+    solution check), or None while the kind does not provide it."""
     from solver import kinds
 
     try:
-        return getattr(kinds.get(kind), "check_givens", None)
-    except ImportError:
-        return None
-
-
-def _solution_check(kind: str):
-    """The kind's independent ``is_solution`` (None while the kind does not provide it)."""
-    from solver import kinds
-
-    try:
-        return getattr(kinds.get(kind), "is_solution", None)
+        return getattr(kinds.get(kind), name, None)
     except ImportError:
         return None
 
@@ -159,7 +150,7 @@ def turned_solve(solve, kept: dict, kind: str):
     puzzle would: the same status for every reading tried (a turned unique solution is the unique one; two
     ambiguous ones are two), only the pair of solutions shown for an ambiguous reading may be another. The
     settled revision of a circle print returned unsolved repeated the whole search (0.2 s on a 14x14)."""
-    check = _solution_check(kind) if kind in TURNABLE else None
+    check = _kind_function(kind, "is_solution") if kind in TURNABLE else None
     if not kept or check is None:
         return solve
 
@@ -197,7 +188,8 @@ def _revised(reader, reading, make, solve, timer, *, max_cost: float = revise_st
     ``max_cost`` looked at."""
     with timer.stage("revise"):
         return revise_stage.revise(reading.cands, make, solve, relation_cands=reading.relations,
-                                   clash=_clash_check(reader.kind), is_solution=_solution_check(reader.kind),
+                                   clash=_kind_function(reader.kind, "check_givens"),
+                                   is_solution=_kind_function(reader.kind, "is_solution"),
                                    max_cost=max_cost)
 
 

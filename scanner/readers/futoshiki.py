@@ -27,7 +27,7 @@ from .. import cells as cells_stage
 from ..grid_find import gray_of, ink_mask, same_quad, share_in
 from ..rectify import Mesh
 from . import GridReading, ruled
-from .ruled import _turn, dewarp_gray, sharpen, ENGINE_TEMPERATURE
+from .ruled import _turn, dewarp_gray, sharpen
 
 SIZES = tuple(range(4, 10))
 FRAMED = tuple(range(4, 21))  #: ruled candidates looked at: other sizes may be a frame around a lattice and its title
@@ -131,7 +131,7 @@ def digit_candidates(ink: cells_stage.CellInk, reading, n: int) -> list:
 def read_digits(inks, engine) -> list[tuple[float, int, list]]:
     """``[(log-likelihood, quarter, candidates), ...]`` most likely first: the cells read in every quarter turn."""
     n = len(inks)
-    temperature = ENGINE_TEMPERATURE.get(getattr(engine, "name", ""), 1.0)
+    temperature = ruled.temperature(engine)
     out = []
     for quarter in range(4):
         grid = inks if quarter == 0 else _turn(inks, quarter)

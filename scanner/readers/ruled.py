@@ -209,7 +209,7 @@ def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None)
     # a crop read as a 1 may be what is left of a 7 or a 4 whose paler stroke the crop whitened (it lay apart
     # from the stem at the ink level), and sharpening makes that 1 sure: the cell's whole picture is read too,
     # and when it reads otherwise the cell's reading is the mean of both, unsharpened -- the rules see the rival
-    t = ENGINE_TEMPERATURE.get(getattr(engine, "name", ""), 1.0)
+    t = temperature(engine)
     again = [(r, c) for r, c in todo if t != 1.0 and inks[r][c].whole is not None and got[r, c]
              and got[r, c][0][0] == SECOND_OPINION]
     if again:
@@ -235,8 +235,12 @@ def engine_read(engine, crops: list, *, alphabet: str) -> list[list[tuple[str, f
     glyph puts outside the puzzle's symbols stays visible), sharpened by ``ENGINE_TEMPERATURE``."""
     wide = alphabet + "".join(d for d in WIDE if d not in alphabet)
     readings = engine.read(crops, alphabet=wide)
-    t = ENGINE_TEMPERATURE.get(getattr(engine, "name", ""), 1.0)
-    return [sharpen(reading, t) for reading in readings]
+    return [sharpen(reading, temperature(engine)) for reading in readings]
+
+
+def temperature(engine) -> float:
+    """The ``ENGINE_TEMPERATURE`` of ``engine`` (1: its readings are taken as they are)."""
+    return ENGINE_TEMPERATURE.get(getattr(engine, "name", ""), 1.0)
 
 
 def sharpen(reading: list[tuple[str, float]], temperature: float) -> list[tuple[str, float]]:
