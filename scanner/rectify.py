@@ -227,7 +227,7 @@ def _degree(x: np.ndarray, y: np.ndarray) -> int:
 @lru_cache(maxsize=512)
 def _hat(x: tuple, degree: int) -> tuple[np.ndarray, np.ndarray]:
     """The hat matrix (M, M) of a least-squares polynomial of ``degree`` through points at ``x`` (M values) and
-    1 - its diagonal (M,) (as ``_fit_residuals``; the same few station and line sets recur all through a grid)."""
+    1 - its diagonal (M,) (the same few station and line sets recur all through a grid)."""
     xa = np.asarray(x, dtype=np.float64)
     xs = (xa - xa.mean()) / max(np.ptp(xa), 1e-9)
     v = np.vander(xs, degree + 1)
@@ -279,11 +279,9 @@ def _fit_residuals(x: np.ndarray, y: np.ndarray, *, degree: int | None = None) -
     off the same fit through the others."""
     if degree is None:
         degree = 2 if len(x) >= 5 else 1
-    xs = (x - x.mean()) / max(np.ptp(x), 1e-9)
-    v = np.vander(xs, degree + 1)
-    hat = v @ np.linalg.solve(v.T @ v, v.T)
+    hat, lever = _hat(tuple(x), degree)
     resid = y - hat @ y
-    return resid, np.abs(resid) / np.clip(1.0 - np.diag(hat), 1e-6, None)
+    return resid, np.abs(resid) / lever
 
 
 def _outliers(x: np.ndarray, y: np.ndarray, *, tol: float) -> np.ndarray:

@@ -13,6 +13,8 @@ from scanner.timing import Timer
 from solver import kinds
 from solver.api import solve
 
+from fakes import FixedReader
+
 
 def _cands(seed: int):
     """A 6x6 Takuzu reading: a generated puzzle's givens, some doubtful (the other value the runner-up), a few
@@ -73,27 +75,6 @@ def test_a_revision_searched_to_reach_ends_as_the_whole_search_whenever_it_could
     assert mattered >= 8 and shorter >= 8
 
 
-class _Fake:
-    """A reader whose ``read`` gives fixed readings."""
-
-    kind = "takuzu"
-
-    def __init__(self, readings):
-        self.readings = readings
-
-    def accepts(self, candidate):
-        return True
-
-    def read(self, loaded, candidate, engine, *, timer):
-        return list(self.readings)
-
-    def make_puzzle(self, grid, relations=(), *, source="", index=0):
-        return takuzu.READER.make_puzzle(grid, relations, source=source, index=index)
-
-    def labels(self, puzzle, solution):
-        return takuzu.READER.labels(puzzle, solution)
-
-
 def _reading(cands) -> GridReading:
     n = len(cands)
     ys, xs = np.mgrid[0:n + 1, 0:n + 1].astype(np.float32) * 40.0
@@ -113,10 +94,10 @@ def test_photo_stage_searches_a_reading_behind_a_solved_one_less_and_chooses_the
         calls.append(1)
         return solve(p)
     run = dict(loaded=None, engine=None, source="x", index=0, solve=counted, timer=Timer())
-    got = photo._read_candidate(None, [_Fake([sure, behind])], **run)
+    got = photo._read_candidate(None, [FixedReader([sure, behind])], **run)
     cut = len(calls)
     monkeypatch.setattr(photo, "reach", lambda likelihood, best: revise.MAX_COST)  # the search as it was
     calls.clear()
-    was = photo._read_candidate(None, [_Fake([sure, behind])], **run)
+    was = photo._read_candidate(None, [FixedReader([sure, behind])], **run)
     assert got[1] is was[1] is sure and _same(got[2], was[2]) and got[2].status == "solved"
     assert cut < len(calls)

@@ -13,7 +13,8 @@ from solver import kinds
 from solver.api import solve
 from solver.puzzle import Puzzle
 
-from test_photo_reach import _Fake, _cands, _reading
+from fakes import FixedReader
+from test_photo_reach import _cands, _reading
 
 
 def _turned(grid, quarter: int):
@@ -60,7 +61,7 @@ def test_a_circle_reading_returned_unsolved_is_revised_settled_without_the_solve
         calls.append(1)
         return solve(puzzle)
     run = dict(loaded=None, engine=None, source="x", index=0, timer=Timer())
-    reader, reading, rev = photo._read_candidate(None, [_Fake([lazy])], solve=counted, **run)
+    reader, reading, rev = photo._read_candidate(None, [FixedReader([lazy])], solve=counted, **run)
     assert reading is settled and rev.status != "solved"
     provisional = revise.revise(cands, takuzu.READER.make_puzzle, solve,
                                 clash=kinds.get("takuzu").check_givens, is_solution=kinds.get("takuzu").is_solution)

@@ -14,6 +14,8 @@ from scanner.timing import Timer
 from solver import kinds
 from solver.api import solve
 
+from fakes import FixedReader
+
 from test_takuzu_photo import CIRCLES, _sample
 
 
@@ -62,27 +64,6 @@ def test_circle_turn_the_text_shape_tells_needs_no_words(circle_print, monkeypat
     assert reading.turn == 1 and reading.turn_known
 
 
-class _Fake:
-    """A reader whose ``read`` gives fixed readings."""
-
-    kind = "takuzu"
-
-    def __init__(self, readings):
-        self.readings = readings
-
-    def accepts(self, candidate):
-        return True
-
-    def read(self, loaded, candidate, engine, *, timer):
-        return list(self.readings)
-
-    def make_puzzle(self, grid, relations=(), *, source="", index=0):
-        return takuzu.READER.make_puzzle(grid, relations, source=source, index=index)
-
-    def labels(self, puzzle, solution):
-        return takuzu.READER.labels(puzzle, solution)
-
-
 def _reading(givens, p: float, *, settle=None) -> GridReading:
     n = len(givens)
     cands = [[[(v, p), (1 - v, 1.0 - p)] if v is not None else [(None, p), (0, 1.0 - p)] for v in row]
@@ -107,9 +88,9 @@ def test_photo_stage_settles_a_reading_only_when_it_solves_near_the_best():
     lazy = _reading(puzzle.givens, 0.92, settle=settle)
     sure = _reading(puzzle.givens, 0.999)  # another reading, far likelier, that solves
     run = dict(loaded=None, engine=None, source="x", index=0, solve=solve, timer=Timer())
-    reader, reading, rev = photo._read_candidate(None, [_Fake([sure]), _Fake([lazy])], **run)
+    reader, reading, rev = photo._read_candidate(None, [FixedReader([sure]), FixedReader([lazy])], **run)
     assert reading is sure and rev.status == "solved" and calls == []  # never revised: its turn never asked
-    reader, reading, rev = photo._read_candidate(None, [_Fake([lazy])], **run)
+    reader, reading, rev = photo._read_candidate(None, [FixedReader([lazy])], **run)
     assert calls == [1] and reading.turn == 2 and reading.settle is None  # revised as settled: the answer's turn
     assert rev.status == "solved" and rev.grid == turned
 
@@ -127,8 +108,8 @@ def test_photo_stage_asks_the_words_only_for_a_reading_that_solves_or_is_returne
     lazy = _reading(clash, 0.92, settle=settle)  # a circle reading that does not solve, in its provisional turn
     close = _reading(puzzle.givens, 0.93)  # another kind's reading, within the margin, that solves
     run = dict(loaded=None, engine=None, source="x", index=0, solve=solve, timer=Timer())
-    reader, reading, rev = photo._read_candidate(None, [_Fake([close]), _Fake([lazy])], **run)
+    reader, reading, rev = photo._read_candidate(None, [FixedReader([close]), FixedReader([lazy])], **run)
     assert reading is close and rev.status == "solved" and calls == []  # revised, unsolved: its turn never asked
-    reader, reading, rev = photo._read_candidate(None, [_Fake([lazy])], **run)
+    reader, reading, rev = photo._read_candidate(None, [FixedReader([lazy])], **run)
     assert calls == [1] and reading.turn == 2 and reading.settle is None  # returned unsolved: told first
     assert rev.status != "solved"
