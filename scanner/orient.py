@@ -208,24 +208,41 @@ class Runs:
     tall: float
 
 
-def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, min_glyphs: int = 3,
-                shortest: float = 3.0, tallest: float = 1.2, widest: float = 1.5) -> Runs | None:
-    """The glyph-sized components of a frame's ink ``mask`` (S, S) bool (``ink``; text along the rows: turn
-    the mask first for the other direction), the grid itself (``n`` cells of ``cell`` pixels in the middle)
-    left out, joined along the rows by a gap of about a glyph's height (``Runs``); None when fewer than
-    ``min_glyphs`` glyphs are found. A glyph is ``shortest`` pixels to ``tallest`` cells tall and at most
-    ``widest`` cells wide."""
+def frame_components(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:
+    """The connected components of a frame's ink ``mask`` (S, S) bool with the grid itself (``n`` cells of
+    ``cell`` pixels in the middle) left out: (labels (S, S) int32, stats (K, 5) OpenCV's x, y, w, h, area)."""
     m = int(round(margin * cell))
     g0, g1 = m - int(0.15 * cell), m + n * cell + int(0.15 * cell)
     marks = mask.astype(np.uint8)
     marks[g0:g1, g0:g1] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    return labels, stats
+
+
+FEW_GLYPHS = 32  #: glyphs up to this many are painted box by box, more as one lookup over the frame (same pixels)
+
+
+def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, min_glyphs: int = 3,
+                shortest: float = 3.0, tallest: float = 1.2, widest: float = 1.5,
+                components: tuple[np.ndarray, np.ndarray] | None = None) -> Runs | None:
+    """The glyph-sized components of a frame's ink ``mask`` (S, S) bool (``ink``; text along the rows: turn
+    the mask first for the other direction), the grid itself (``n`` cells of ``cell`` pixels in the middle)
+    left out, joined along the rows by a gap of about a glyph's height (``Runs``); None when fewer than
+    ``min_glyphs`` glyphs are found. A glyph is ``shortest`` pixels to ``tallest`` cells tall and at most
+    ``widest`` cells wide. ``components``: the mask's ``frame_components`` when already found."""
+    labels, stats = components if components is not None else frame_components(mask, cell=cell, n=n, margin=margin)
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
     glyph = (area >= 3) & (h >= shortest) & (h <= tallest * cell) & (w <= widest * cell)
     glyph[0] = False
     if glyph.sum() < min_glyphs:
         return None
-    keep = glyph[labels]
+    if glyph.sum() <= FEW_GLYPHS:  # (a few large letters: each one's pixels in its own box)
+        keep = np.zeros(labels.shape, bool)
+        for i in np.flatnonzero(glyph):
+            x, y, ww, hh = stats[i, :4]
+            keep[y:y + hh, x:x + ww] |= labels[y:y + hh, x:x + ww] == i
+    else:
+        keep = glyph[labels]
     tall = float(np.median(h[glyph]))
     k = max(3, int(round(1.2 * tall)))
     joined = cv2.dilate(keep.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))

@@ -65,10 +65,11 @@ def line_boxes(mask: np.ndarray, *, cell: int, n: int, margin: float = orient.MA
 
 def line_sets(mask: np.ndarray, *, cell: int, n: int, margin: float = orient.MARGIN) -> tuple[list, list]:
     """(the lines in large print, the others) of ``line_boxes``, a line found by both among the large only."""
-    found = orient.joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=3)
+    parts = orient.frame_components(mask, cell=cell, n=n, margin=margin)  # (found once for both kinds of print)
+    found = orient.joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=3, components=parts)
     if found is None:
         return [], []
-    runs = large_print(mask, found, cell=cell, n=n, margin=margin)
+    runs = large_print(mask, found, cell=cell, n=n, margin=margin, components=parts)
     large = [] if runs is None else [b for b in _line_runs(runs) if _lettered(runs.keep, b)]
     return large, [b for b in _line_runs(found) if not any(_inside(b, a) for a in large)]
 
@@ -111,15 +112,16 @@ def _line_runs(found: orient.Runs) -> list[tuple[int, int, int, int]]:
 LARGE, LARGE_TALLEST, LARGE_WIDEST = 2.0, 3.0, 4.0
 
 
-def large_print(mask: np.ndarray, found: orient.Runs, *, cell: int, n: int,
-                margin: float = orient.MARGIN) -> orient.Runs | None:
+def large_print(mask: np.ndarray, found: orient.Runs, *, cell: int, n: int, margin: float = orient.MARGIN,
+                components: tuple[np.ndarray, np.ndarray] | None = None) -> orient.Runs | None:
     """The glyphs of the frame's ink ``mask`` at least ``LARGE`` times the median glyph height of ``found``
-    (``orient.joined_runs`` of the mask) joined into runs by their own height; None when fewer than 3. Joined
-    by the page's small body print, a puzzle's title, 4..6 times as tall, was split letter from letter or taken
-    for several lines (``ONE_LINE``) and never read, while the body print around it was too small to be read
-    (``MIN_SEEN``); above a 20 x 20 grid its letters stand taller than a cell."""
+    (``orient.joined_runs`` of the mask; ``components``: the mask's ``orient.frame_components`` when already
+    found) joined into runs by their own height; None when fewer than 3. Joined by the page's small body print,
+    a puzzle's title, 4..6 times as tall, was split letter from letter or taken for several lines (``ONE_LINE``)
+    and never read, while the body print around it was too small to be read (``MIN_SEEN``); above a 20 x 20
+    grid its letters stand taller than a cell."""
     return orient.joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=3, shortest=LARGE * found.tall,
-                              tallest=LARGE_TALLEST, widest=LARGE_WIDEST)
+                              tallest=LARGE_TALLEST, widest=LARGE_WIDEST, components=components)
 
 
 def _crop(gray: np.ndarray, to_frame: np.ndarray, box, *, size: int, quarter: int) -> np.ndarray:
