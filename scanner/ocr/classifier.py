@@ -26,7 +26,7 @@ import numpy as np
 
 from solver.errors import ExitCode, ScanSolveError
 
-from .engine import EMPTY, Reading, check_alphabet
+from .engine import EMPTY, Reading, check_alphabet, ranked_rows
 from .features import feature_rows
 from .glyph import normalise_all
 from .mlp import MLP
@@ -118,29 +118,6 @@ class ClassifierEngine:
         model = self.model_for(alphabet)
         probs, _ = self.probabilities(cells, model=model)
         return ranked_rows(probs, model.classes, alphabet)
-
-
-def ranked_rows(probs: np.ndarray, classes, alphabet: str) -> list[Reading]:
-    """``[engine.ranked(dict(zip(classes, row)), alphabet) for row in probs]`` (``probs`` N x C over ``classes``),
-    worked on the whole batch at once: the same labels, order and floats (the same row sums and divisions;
-    ties kept in the alphabet's order by a stable sort), without building a dict and a sort per cell."""
-    labels = list(dict.fromkeys(alphabet)) + [EMPTY]
-    where = {c: i for i, c in enumerate(classes)}  # a class listed twice: the last, as ``dict(zip(...))``
-    n = len(probs)
-    scores = np.zeros((n, len(labels)), np.float64)
-    for j, label in enumerate(labels):
-        if label in where:
-            scores[:, j] = probs[:, where[label]]
-    vals = np.where(scores > 0.0, scores, 0.0)  # ``max(0.0, score)``: a NaN or a negative score counts 0
-    totals = vals.sum(axis=1)
-    none = totals <= 0  # nothing allowed scores: read as empty
-    vals[none] = 0.0
-    vals[none, -1] = 1.0
-    vals[~none] /= totals[~none, None]
-    order = np.argsort(-vals, axis=1, kind="stable")
-    values = np.take_along_axis(vals, order, axis=1).tolist()
-    return [list(zip([labels[i] for i in row_order], row_values))
-            for row_order, row_values in zip(order.tolist(), values)]
 
 
 @lru_cache(maxsize=1)

@@ -25,15 +25,31 @@ def ranked(scores: dict[str, float], alphabet: str) -> Reading:
     Symbols missing from ``scores`` get probability 0; when every allowed score
     is 0 the cell is read as empty.
     """
+    return ranked_rows(np.array([[float(v) for v in scores.values()]]), list(scores), alphabet)[0]
+
+
+def ranked_rows(probs: np.ndarray, classes, alphabet: str) -> list[Reading]:
+    """``ranked`` for each row of ``probs`` (N x C, scores over ``classes``), the whole batch at once (a class
+    listed twice counts its last column): each row's scores over the alphabet's symbols and "." (a NaN or a
+    negative score counts 0) divided by their sum, best first, ties in the alphabet's order (a stable sort);
+    a row where nothing allowed scores is read as empty."""
     labels = list(dict.fromkeys(alphabet)) + [EMPTY]
-    vals = np.array([max(0.0, float(scores.get(s, 0.0))) for s in labels])
-    total = vals.sum()
-    if total <= 0:
-        vals = np.array([0.0] * (len(labels) - 1) + [1.0])
-    else:
-        vals = vals / total
-    order = sorted(range(len(labels)), key=lambda i: (-vals[i], i))
-    return [(labels[i], float(vals[i])) for i in order]
+    where = {c: i for i, c in enumerate(classes)}
+    n = len(probs)
+    scores = np.zeros((n, len(labels)), np.float64)
+    for j, label in enumerate(labels):
+        if label in where:
+            scores[:, j] = probs[:, where[label]]
+    vals = np.where(scores > 0.0, scores, 0.0)
+    totals = vals.sum(axis=1)
+    none = totals <= 0
+    vals[none] = 0.0
+    vals[none, -1] = 1.0
+    vals[~none] /= totals[~none, None]
+    order = np.argsort(-vals, axis=1, kind="stable")
+    values = np.take_along_axis(vals, order, axis=1).tolist()
+    return [list(zip([labels[i] for i in row_order], row_values))
+            for row_order, row_values in zip(order.tolist(), values)]
 
 
 def check_alphabet(alphabet: str) -> None:
