@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .grid_find import Candidate, gray_of, ink_mask, linked_groups
+from .grid_find import Candidate, ink_mask, light_regions, linked_groups, page, page_mask
 
 SIZES = tuple(range(4, 10))  #: boxes grids looked for (Futoshiki 4..9)
 SIZE_SPREAD = 0.15  #: a box interior's side is within this log ratio of its nearest neighbours' median side
@@ -70,13 +70,15 @@ class BoxGrid:
                          area=float(cv2.contourArea(q)))
 
 
-def _interiors(gray: np.ndarray):
+def _interiors(gray: np.ndarray, masks: dict | None = None):
     """Light, square, well-filled components of the non-ink: (x, y, w, h, cx, cy) rows (K, 6). Taken from the
     ink as it is and closed (a thin box outline broken by the downscaling lets its inside leak out; closing
-    fattens a digit in a small box too much), one row per box."""
-    mask = ink_mask(gray)
-    plain = _light_squares(mask)
-    closed = _light_squares(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    fattens a digit in a small box too much), one row per box. ``masks``: the page's kept masks
+    (``grid_find.page``: the ink mask and its light regions are the ruled-grid finder's)."""
+    masks = {} if masks is None else masks
+    mask = page_mask(gray, False, masks)
+    plain = _light_squares(mask.shape, *light_regions(gray, False, masks))
+    closed = _light_squares(mask.shape, *_regions(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))))
     if len(plain) and len(closed):
         side = np.sqrt(plain[:, 2] * plain[:, 3])
         dist = np.hypot(closed[:, None, 4] - plain[None, :, 4], closed[:, None, 5] - plain[None, :, 5])
@@ -84,9 +86,16 @@ def _interiors(gray: np.ndarray):
     return np.concatenate([plain, closed]) if len(closed) else plain
 
 
-def _light_squares(mask: np.ndarray) -> np.ndarray:
-    count, _, stats, cents = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
-    h_img, w_img = mask.shape
+def _regions(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(stats, centroids) of the 4-connected regions without ink in ``mask`` (H, W) uint8."""
+    _, _, stats, cents = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
+    return stats, cents
+
+
+def _light_squares(shape: tuple, stats: np.ndarray, cents: np.ndarray) -> np.ndarray:
+    """The rows (x, y, w, h, cx, cy) of the regions (``stats`` (K, 5), ``cents`` (K, 2)) of a picture of
+    ``shape`` (H, W) that may be a box's inside: square, well filled, not touching the picture's edge."""
+    h_img, w_img = shape[:2]
     long_side = max(h_img, w_img)
     x, y, w, h, area = (stats[:, i].astype(np.float64) for i in range(5))
     fill = area / np.maximum(1.0, w * h)
@@ -206,8 +215,8 @@ def find_boxes(image: np.ndarray, *, sizes=SIZES) -> list[BoxGrid]:
 def find_arrangements(image: np.ndarray, *, sizes=SIZES) -> tuple[list[BoxGrid], list[BoxField]]:
     """``find_boxes``'s grids, and the arrangements of boxes that make no square grid (``BoxField``: more
     rows than columns or the other way round, even after the stray boxes beside them are dropped)."""
-    gray = gray_of(image)
-    boxes = _interiors(gray)
+    gray, masks = page(image)
+    boxes = _interiors(gray, masks)
     if len(boxes) < sizes[0] ** 2:
         return [], []
     out, fields = [], []

@@ -241,12 +241,36 @@ def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float]
     (``ALTERNATE``) and n / 2 fits too. Returns ``(0, 0.0)`` when no size fits.
     """
     start, stop = span or (0.0, len(rows) - 1.0)
-    both = np.stack([rows, cols]).astype(np.float64)
-    at = _layout(float(start), float(stop), tuple(sizes))
-    sizes = list(sizes)
-    # every size's lines and midpoints at once: (2, sum(n + 1)) and (2, sum(n))
-    all_peaks = _peaks_near(both, at.peak_pos, at.peak_tol)
-    all_mids = _peaks_near(both, at.mid_pos, at.mid_tol)
+    return _count(_line_peaks(np.stack([rows, cols]), float(start), float(stop), tuple(sizes)), level=level)
+
+
+@dataclass(frozen=True)
+class _Peaks:
+    """Every size's expected lines and midpoints looked up in two profiles (``_line_peaks``): what
+    ``count_cells`` tests at any ``level``."""
+
+    at: _Layout
+    lines: np.ndarray  #: (2, sum(n + 1)) the highest profile value near each size's expected lines
+    mids: np.ndarray  #: (2, sum(n)) ... near the points midway between them
+
+    def pair(self, i: int) -> "_Peaks":
+        """The peaks of profile ``i`` taken as both profiles (a count in one direction only), laid out in memory
+        as ``_peaks_near`` lays them (column-major: numpy's sums, so the scores, follow the layout)."""
+        return _Peaks(self.at, np.asfortranarray(self.lines[[i, i]]), np.asfortranarray(self.mids[[i, i]]))
+
+
+def _line_peaks(profiles: np.ndarray, start: float, stop: float, sizes: tuple) -> _Peaks:
+    """``_Peaks`` of the two ``profiles`` (2, S) (rows, cols) over the span ``start`` .. ``stop``."""
+    both = profiles.astype(np.float64)
+    at = _layout(start, stop, sizes)
+    return _Peaks(at, _peaks_near(both, at.peak_pos, at.peak_tol), _peaks_near(both, at.mid_pos, at.mid_tol))
+
+
+def _count(peaks: _Peaks, *, level: float) -> tuple[int, float]:
+    """``count_cells`` from the profiles' ``_Peaks`` (each profile's values are looked up once for every level
+    and for each profile alone: a window's maximum does not depend on the other profile)."""
+    at, all_peaks, all_mids = peaks.at, peaks.lines, peaks.mids
+    sizes = at.n_of.tolist()
     at_peak, at_mid, n_of = at.at_peak, at.at_mid, at.n_of
     # the tests of every size at once, on its lines padded to the largest size's: (K, 2, M) ...
     inner = all_peaks[:, at.inner_at].transpose(1, 0, 2)  # (K, 2, M)
@@ -267,8 +291,8 @@ def count_cells(rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float]
     fits = {}
     for k in np.flatnonzero(ok):
         n = sizes[k]
-        peaks = all_peaks[:, at_peak[k]:at_peak[k + 1]]
-        fits[n] = (float(peaks[:, 1:-1].mean() - all_mids[:, at_mid[k]:at_mid[k + 1]].mean()), peaks)
+        found = all_peaks[:, at_peak[k]:at_peak[k + 1]]
+        fits[n] = (float(found[:, 1:-1].mean() - all_mids[:, at_mid[k]:at_mid[k + 1]].mean()), found)
     if not fits:
         return 0, 0.0
     n = max(fits)
@@ -283,19 +307,26 @@ def check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, floa
     return _check(gray, quad, sizes=sizes)[:3]
 
 
-def _check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES) -> tuple[int, float, tuple, bool]:
-    """``check``, and whether the lines were found only bent (``_bent_count``): ``(n, score, (rows, cols), bent)``."""
+def _check(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, bent_too: bool = True,
+           squares: dict | None = None) -> tuple[int, float, tuple, bool]:
+    """``check``, and whether the lines were found only bent (``_bent_count``): ``(n, score, (rows, cols), bent)``.
+    ``bent_too=False``: lines found only bent are not looked for (the caller takes straight ones only; n = 0,
+    bent True when none show). ``squares``: where the check square and its ink mask are left when n = 0, keyed
+    by ``id(quad)`` (``centred_outline`` looks at the same square)."""
     margin = CHECK_MARGIN * CHECK_SIDE
     square = rectify_square(gray, quad, side=CHECK_SIDE, margin=margin)
     mask = ink_mask(square, block=(CHECK_SIDE // 16) | 1, offset=6)
     rows, cols = line_profiles(mask)
     span = (margin, CHECK_SIDE - 1 - margin)
-    n, score = count_cells(rows, cols, span=span, sizes=sizes)
+    peaks = _line_peaks(np.stack([rows, cols]), span[0], span[1], tuple(sizes))
+    n, score = _count(peaks, level=LINE_LEVEL)
     if n == 0:  # thin lines blurred or shrunk to faint ones in the detection copy (a 16x16 grid's)
-        n, score = count_cells(rows, cols, span=span, sizes=sizes, level=WEAK_LEVEL)
+        n, score = _count(peaks, level=WEAK_LEVEL)
     bent = n == 0
-    if bent:  # curled paper: one family of lines bends off the even positions (the other stays straight)
-        n, score = _bent_count(mask, rows, cols, span=span, sizes=sizes)
+    if bent and bent_too:  # curled paper: one family of lines bends off the even positions (the other straight)
+        n, score = _bent_count(mask, rows, cols, span=span, sizes=sizes, peaks=peaks)
+    if n == 0 and squares is not None:
+        squares[id(quad)] = (square, mask)
     return n, score, (rows, cols), bent
 
 
@@ -307,7 +338,7 @@ CENTRE_LEAST = 1.0  #: pixels (check square) the border's centres must lie off t
 CENTRE_SOLID = 0.8
 
 
-def centred_outline(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+def centred_outline(gray: np.ndarray, quad: np.ndarray, *, rectified: tuple | None = None) -> np.ndarray | None:
     """``quad`` (4, 2) (x, y) of ``gray`` moved side by side onto the centre of the border line along it, or
     None when a side shows no line within ``CENTRE_REACH`` or none lies ``CENTRE_LEAST`` off.
 
@@ -316,10 +347,12 @@ def centred_outline(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     12 px cell) the inner lines' even positions are then off by up to half the border's width at each end,
     enough for the midway check to see lines there. Each side's line (ink along at least ``LINE_LEVEL`` of it
     in the rectified ink mask) is centred on the darkness of the run of rows (columns) around the darkest near
-    the side."""
+    the side. ``rectified``: the check square of ``quad`` and its ink mask when taken already (``_check``)."""
     side, margin = CHECK_SIDE, CHECK_MARGIN * CHECK_SIDE
-    square = rectify_square(gray, quad, side=side, margin=margin)
-    mask = ink_mask(square, block=(side // 16) | 1, offset=6) > 0
+    if rectified is None:
+        square = rectify_square(gray, quad, side=side, margin=margin)
+        rectified = (square, ink_mask(square, block=(side // 16) | 1, offset=6))
+    square, mask = rectified[0], rectified[1] > 0
     lo, hi = margin, side - 1 - margin  # where the outline lies in the square
     inner = slice(int(lo), int(hi) + 1)
     # per side: the share of ink along each row (column) between the side lines, and its mean darkness
@@ -370,27 +403,31 @@ BENT_JITTER = 0.12  #: ... and off the smooth course of its neighbours' shifts
 
 
 def _bent_count(mask: np.ndarray, rows: np.ndarray, cols: np.ndarray, *, span: tuple[float, float],
-                sizes=SIZES) -> tuple[int, float]:
+                sizes=SIZES, peaks: _Peaks | None = None) -> tuple[int, float]:
     """``count_cells`` for a grid whose lines in one direction are bent (curled paper): the largest n whose
     n + 1 lines show evenly spaced in one profile (``rows`` or ``cols``, (S,)) as usual, and in the other
     direction show in every band of ``mask`` (S, S) across them (``BENT_BANDS``) as n + 1 clear lines, each
     within ``BENT_REACH`` of a cell of its even position, shifted smoothly from line to line (within
-    ``BENT_JITTER``), with no line midway.
+    ``BENT_JITTER``), with no line midway. ``peaks``: the profiles' ``_Peaks`` over ``span`` when known.
     Returns ``(n, score)`` or ``(0, 0.0)``."""
     start, stop = span
+    if peaks is None:
+        peaks = _line_peaks(np.stack([rows, cols]), float(start), float(stop), tuple(sizes))
     side = mask.shape[0]
     edges = np.linspace(0, side, BENT_BANDS + 1).astype(int)
     reach = max(1, side // 240)
-    bands = {  # per direction, the line profile of each band ((B, S): share of ink along each row / column)
-        0: np.stack([cv2.dilate(mask[:, a:b], np.ones((2 * reach + 1, 1), np.uint8)).mean(axis=1)
-                     for a, b in zip(edges[:-1], edges[1:])]) / 255.0,
-        1: np.stack([cv2.dilate(mask[a:b, :], np.ones((1, 2 * reach + 1), np.uint8)).mean(axis=0)
-                     for a, b in zip(edges[:-1], edges[1:])]) / 255.0,
-    }
+
+    def bands(direction: int) -> np.ndarray:  # the line profile of each band ((B, S): share of ink along each
+        if direction == 0:  # row / column), taken only for a direction whose lines show straight the other way
+            return np.stack([cv2.dilate(mask[:, a:b], np.ones((2 * reach + 1, 1), np.uint8)).mean(axis=1)
+                             for a, b in zip(edges[:-1], edges[1:])]) / 255.0
+        return np.stack([cv2.dilate(mask[a:b, :], np.ones((1, 2 * reach + 1), np.uint8)).mean(axis=0)
+                         for a, b in zip(edges[:-1], edges[1:])]) / 255.0
+
     best = (0, 0.0)
-    for straight, bent in ((cols, 0), (rows, 1)):
-        n = count_cells(straight, straight, span=span, sizes=sizes)[0]
-        score = _bent_lines(bands[bent], n, start, (stop - start) / n) if n > best[0] else None
+    for straight, bent in ((1, 0), (0, 1)):  # (the profile whose lines show straight: cols, then rows)
+        n = _count(peaks.pair(straight), level=LINE_LEVEL)[0]
+        score = _bent_lines(bands(bent), n, start, (stop - start) / n) if n > best[0] else None
         if score is not None:
             best = (n, score)
     return best
@@ -439,7 +476,7 @@ def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, lim
           lines_only: bool = False, masks: dict | None = None, small: int = SMALL_OUTLINES) -> list[np.ndarray]:
     """Quad-like outlines (4, 2) (x, y) of dark blobs in ``gray`` (H, W), largest first (at most ``limit``);
     with ``lines_only`` of the long straight strokes only (``line_mask``). ``masks``: where the two masks
-    of ``gray`` are kept for the next call on it (``_masks``). Below ``min_area_fraction`` of the picture, the
+    of ``gray`` are kept for the next call on it (``page_mask``). Below ``min_area_fraction`` of the picture, the
     ``small`` largest outlines down to ``MIN_SMALL_FRACTION`` follow when there is room within ``limit``."""
     large, smaller = _outlines(gray, min_area_fraction=min_area_fraction, limit=limit, lines_only=lines_only,
                                masks=masks, small=small)
@@ -449,7 +486,7 @@ def quads(gray: np.ndarray, *, min_area_fraction: float = MIN_AREA_FRACTION, lim
 def _outlines(gray: np.ndarray, *, min_area_fraction: float, limit: int, lines_only: bool, masks: dict | None,
               small: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """``quads``: (the outlines of at least ``min_area_fraction`` of the picture, the smaller ones)."""
-    mask = _masks(gray, lines_only, {} if masks is None else masks)
+    mask = page_mask(gray, lines_only, {} if masks is None else masks)
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))  # close small breaks in thin borders
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = min_area_fraction * gray.shape[0] * gray.shape[1]
@@ -485,12 +522,40 @@ def _outlines(gray: np.ndarray, *, min_area_fraction: float, limit: int, lines_o
     return large, out
 
 
-def _masks(gray: np.ndarray, lines_only: bool, kept: dict) -> np.ndarray:
+def page_mask(gray: np.ndarray, lines_only: bool, kept: dict) -> np.ndarray:
     """The ink mask of ``gray`` (``ink_mask``) or, ``lines_only``, its long straight strokes (``line_mask`` of
     the mask at ``LINE_OFFSET``), taken once and kept in ``kept`` (never change it)."""
     if lines_only not in kept:
         kept[lines_only] = line_mask(ink_mask(gray, offset=LINE_OFFSET)) if lines_only else ink_mask(gray)
     return kept[lines_only]
+
+
+def light_regions(gray: np.ndarray, lines_only: bool, kept: dict) -> tuple[np.ndarray, np.ndarray]:
+    """``(stats, centroids)`` ((K, 5) int32 x, y, w, h, area and (K, 2) float64 x, y) of the 4-connected regions
+    without ink in ``page_mask(gray, lines_only, kept)``, label 0 first, taken once and kept in ``kept``."""
+    key = ("light", lines_only)
+    if key not in kept:
+        _, _, stats, centroids = cv2.connectedComponentsWithStats(255 - page_mask(gray, lines_only, kept),
+                                                                  connectivity=4)
+        kept[key] = (stats, centroids)
+    return kept[key]
+
+
+#: the detection copy searched last, its gray picture and its kept masks (``page``)
+_last_page: tuple = (None, None, None)
+
+
+def page(image: np.ndarray) -> tuple[np.ndarray, dict]:
+    """``gray_of(image)`` and the dict its page-wide masks are kept in (``page_mask``, ``light_regions``): the
+    same for the same detection copy (the same array object, never changed in place), so the ruled-grid finder
+    and the boxes finder (``boxes_find``) share one ink mask and one labelling of its light regions."""
+    global _last_page
+    last = _last_page
+    if last[0] is image:
+        return last[1], last[2]
+    gray, kept = gray_of(image), {}
+    _last_page = (image, gray, kept)
+    return gray, kept
 
 
 def linked_groups(near: np.ndarray) -> np.ndarray:
@@ -518,9 +583,7 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
     cells of a grid. Finds grids whose outer border touches other print (a text frame, a fold, a title).
     With ``lines_only`` the cells are the regions between the long straight strokes (``line_mask``): digits
     and specks no longer break them, faint inner lines no longer merge them. ``masks``: as for ``quads``."""
-    mask = _masks(gray, lines_only, {} if masks is None else masks)
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
-    del labels
+    stats, centroids = light_regions(gray, lines_only, {} if masks is None else masks)
     h_img, w_img = gray.shape
     long_side = max(h_img, w_img)
     x, y, w, h, area = (stats[:, i].astype(np.float64) for i in range(5))
@@ -779,8 +842,7 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     Best = largest confirmed area; a candidate lying inside a better one (a box of
     the grid) is dropped, so every entry is a separate puzzle on the page.
     """
-    gray = gray_of(image)
-    masks: dict = {}  # the page's ink masks, shared by the outlines and the cell clusters
+    gray, masks = page(image)  # the page's ink masks, shared by the outlines, the cell clusters, the boxes finder
     outlines, small = _outlines(gray, min_area_fraction=MIN_AREA_FRACTION, limit=limit, lines_only=False,
                                 masks=masks, small=SMALL_OUTLINES)
     # (near duplicates from the other sources are kept: of two outlines of one grid the better lines win)
@@ -799,13 +861,16 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     order = sorted(outlines + clusters, key=lambda q: -float(cv2.contourArea(q)))
     kept: list[Candidate] = []
     rejected: list[np.ndarray] = []
+    squares: dict = {}  # the check squares of outlines that may be rejected (``centred_outline`` below)
     for quad in order:
         area = float(cv2.contourArea(quad))
         host = [k for k in kept if inside(quad, k.quad)]
         if any(area < INNER_SHARE * k.area for k in host):
             continue
-        n, score, lines, bent = _check(gray, quad, sizes=sizes)
         is_small = any(quad is q for q in small)
+        # (a small outline's lines must show straight: bent ones are not looked for)
+        n, score, lines, bent = _check(gray, quad, sizes=sizes, bent_too=not is_small,
+                                       squares=None if host or is_small else squares)
         if n and is_small and (bent or score < SEARCH_SCORE):
             n = 0  # a small outline must show its lines clearly (a halftone picture's blobs can make a lattice)
         if n and any(quad is c for c in clusters) and not _ends_clean(gray, quad, n):
@@ -841,10 +906,10 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     for quad in rejected:
         if any(quad is c for c in clusters) or any(overlap_share(quad, k.quad) > 0.2 for k in kept):
             continue
-        centred = centred_outline(gray, quad)
+        centred = centred_outline(gray, quad, rectified=squares.get(id(quad)))
         if centred is None:
             continue
-        n, score, lines, bent = _check(gray, centred, sizes=sizes)
+        n, score, lines, bent = _check(gray, centred, sizes=sizes, bent_too=False)  # (straight lines only)
         if n and not bent and score >= SEARCH_SCORE and solid(lines, n) >= CENTRE_SOLID:
             _keep(kept, Candidate(quad=centred, size=n, score=score, area=float(cv2.contourArea(centred)),
                                   lines=lines))

@@ -295,3 +295,39 @@ def test_a_small_second_puzzle_beside_a_large_one_is_found():
     assert cv2.contourArea(small) < grid_find.MIN_AREA_FRACTION * img.size
     assert any(grid_find.same_quad(q, small, tol=0.05) for q in grid_find.quads(img))  # its outline is looked at
     assert _found(img, big, 9) and _found(img, small, 4)
+
+
+def test_counts_from_shared_peaks_are_count_cells_at_every_level_and_for_each_profile_alone():
+    # _check looks each profile's values up once (``_line_peaks``) for both levels and for the one-direction
+    # counts of bent lines: the same as count_cells asked each time
+    rng = np.random.default_rng(7)
+    span = (14.4, 465.6)
+    for trial in range(60):
+        n = int(rng.integers(4, 21))
+        profiles = rng.uniform(0, 0.5, (2, 480))
+        for p in profiles:  # a lattice's lines, some faint, and stray ink
+            at = np.round(span[0] + (span[1] - span[0]) / n * np.arange(n + 1)).astype(int)
+            p[at] = rng.uniform(0.3, 1.0, n + 1)
+            p[rng.integers(0, 480, 5)] = rng.uniform(0.4, 1.0, 5)
+        rows, cols = profiles
+        peaks = grid_find._line_peaks(profiles, *span, grid_find.SIZES)
+        for level in (grid_find.LINE_LEVEL, grid_find.WEAK_LEVEL):
+            assert grid_find._count(peaks, level=level) == grid_find.count_cells(rows, cols, span=span, level=level)
+        assert grid_find._count(peaks.pair(0), level=0.55) == grid_find.count_cells(rows, rows, span=span)
+        assert grid_find._count(peaks.pair(1), level=0.55) == grid_find.count_cells(cols, cols, span=span)
+
+
+def test_the_page_masks_are_shared_by_one_detection_copy_only():
+    from scanner import boxes_find
+
+    img = _page()
+    _lattice(img, 9, 200, 150, 60)
+    gray, kept = grid_find.page(img)
+    assert grid_find.page(img)[1] is kept and gray is img  # the same picture: its masks are kept
+    copy = img.copy()
+    assert grid_find.page(copy)[1] is not kept  # another picture, even an equal one: taken afresh
+    found = [(c.size, c.quad.tobytes()) for c in grid_find.find_grids(copy)]
+    boxes = boxes_find.find_arrangements(copy)
+    assert ("light", False) in grid_find.page(copy)[1]  # the boxes finder took the ruled finder's regions
+    assert found == [(c.size, c.quad.tobytes()) for c in grid_find.find_grids(img.copy())] and found
+    assert len(boxes_find.find_arrangements(img.copy())[0]) == len(boxes[0])
