@@ -51,6 +51,33 @@ def test_a_1_that_reads_1_whole_too_stays_sharpened():
     assert engine.calls == 2  # read again, found alike
 
 
+def test_a_clean_1_whose_whole_cell_shows_only_the_paper_s_grain_is_not_read_again():
+    ink = _cut_seven()
+    rng = np.random.default_rng(3)
+    grain = np.clip(rng.normal(235, 8, ink.crop.shape), 0, 255).astype(np.uint8)  # no pixel near halfway
+    whole = np.where(ink.crop < 255, ink.crop, grain).astype(np.uint8)
+    engine = _TwoViews(crop=[("1", 0.8), ("7", 0.2)], whole=[("7", 0.9), ("1", 0.1)])
+    engine_left = _TwoViews(crop=[("1", 0.8), ("7", 0.2)], whole=[("7", 0.9), ("1", 0.1)])
+    whole[4:7, 6:9] = 30  # a speck of 9 pixels left of the stem: ink the crop lost
+    assert ruled.whitened_ink(ink.crop, whole)
+    cands = dict(_read(cells.CellInk(0.8, 1.0, ink.crop, np.where(whole == 30, grain, whole)), engine))
+    assert cands[1] > 0.9 and engine.calls == 1  # the sharpened 1, not read whole
+    cands = dict(_read(cells.CellInk(0.8, 1.0, ink.crop, whole), engine_left))
+    assert cands[7] > 0.5 and engine_left.calls == 2
+
+
+def test_whitened_ink_counts_blots_not_scattered_pixels():
+    crop = np.full((38, 38), 255, np.uint8)
+    crop[5:35, 20:24] = 60  # the glyph: halfway from the paper is 157
+    whole = crop.copy()
+    whole[2, 2] = whole[10, 5] = whole[30, 8] = whole[20, 33] = whole[12, 30] = 100  # five lone dark pixels
+    assert not ruled.whitened_ink(crop, whole)
+    whole[30:32, 8:10] = 150  # a blot of four, darker than halfway
+    assert ruled.whitened_ink(crop, whole)
+    whole[30:32, 8:10] = 170  # ... paler than halfway: grain
+    assert not ruled.whitened_ink(crop, whole)
+
+
 def test_other_digits_are_not_read_again():
     engine = _TwoViews(crop=[("5", 0.8), ("6", 0.2)], whole=[("6", 0.9), ("5", 0.1)])
     cands = dict(_read(_cut_seven(), engine))

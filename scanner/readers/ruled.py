@@ -53,6 +53,12 @@ GLYPH_HALO = 7
 FAINT_SHARE = 0.2
 #: A cell whose crop reads best as this is read again whole (``read_cells``): a stem left of a cut glyph reads so
 SECOND_OPINION = "1"
+#: ... when the crop whitened ink beside its glyph (``whitened_ink``): a blot of this many pixels or more that
+#: the whole cell shows darker than halfway from the paper to the glyph's darkest (``cells.FRAGMENT_AREA``: no
+#: speck of the paper's grain). A clean, uncut 1 shows nothing more whole than its paper's grain, on which the
+#: engine may take a piece of the glyph for all of it (held-out 8 sudoku_950036 r7c2: read whole as a 3 at 0.42,
+#: the mean made the cell even and a rival reading solved)
+WHITENED_AREA = cells_stage.FRAGMENT_AREA
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
@@ -207,17 +213,30 @@ def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None)
     labels = crops_reader(engine, [inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
     got = dict(zip(todo, labels))
     # a crop read as a 1 may be what is left of a 7 or a 4 whose paler stroke the crop whitened (it lay apart
-    # from the stem at the ink level), and sharpening makes that 1 sure: the cell's whole picture is read too,
-    # and when it reads otherwise the cell's reading is the mean of both, unsharpened -- the rules see the rival
+    # from the stem at the ink level), and sharpening makes that 1 sure: when the crop whitened ink the whole
+    # cell shows (``whitened_ink``), the whole picture is read too, and when it reads otherwise the cell's
+    # reading is the mean of both, unsharpened -- the rules see the rival
     t = temperature(engine)
     again = [(r, c) for r, c in todo if t != 1.0 and inks[r][c].whole is not None and got[r, c]
-             and got[r, c][0][0] == SECOND_OPINION]
+             and got[r, c][0][0] == SECOND_OPINION and whitened_ink(inks[r][c].crop, inks[r][c].whole)]
     if again:
         for (r, c), other in zip(again, crops_reader(engine, [inks[r][c].whole for r, c in again], alphabet=alphabet)):
             if other and other[0][0] != got[r, c][0][0]:
                 got[r, c] = mean_reading(sharpen(got[r, c], 1.0 / t), sharpen(other, 1.0 / t))
     return [[cells_stage.combine(inks[r][c], got.get((r, c)), alphabet=alphabet, values=values, renormalise=False,
                                  dot_trust=DOT_TRUST) for c in range(n)] for r in range(n)]
+
+
+def whitened_ink(crop: np.ndarray, whole: np.ndarray) -> bool:
+    """Whether ``crop`` (h, w) uint8, a glyph with the rest whitened, lost ink its ``whole`` picture (the same
+    pixels before the whitening) shows: a blot (8-connected) of at least ``WHITENED_AREA`` pixels white in the
+    crop and darker in the whole than halfway from the paper (255) to the crop's darkest pixel."""
+    level = (int(crop.min()) + 255) / 2.0
+    lost = ((whole < level) & (crop == 255)).view(np.uint8)
+    if np.count_nonzero(lost) < WHITENED_AREA:
+        return False
+    count, _, stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=8)
+    return count > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= WHITENED_AREA
 
 
 def mean_reading(a: list[tuple[str, float]], b: list[tuple[str, float]]) -> list[tuple[str, float]]:
