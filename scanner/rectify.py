@@ -17,7 +17,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .grid_find import gray_of, ink_mask, square_corners
+from .grid_find import ink_mask, page, square_corners
 
 FIT_CELL = 32  #: pixels per cell of the square the lines are followed in
 FIT_MARGIN = 0.04  #: share of the side left around the quad there
@@ -138,9 +138,9 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
         # where the outer line's window holds two separate runs of ink (the border and a caption's text line
         # just under it), the weighted centre lies between them: the run the spacing points at is the line --
         # the spacing of two inner lines or more (through the other outer line it may point at a caption)
-        for k in range(len(stations)):
+        for k in np.flatnonzero(_run_counts(strips[1], expected[end], tol=tol) >= 2):
             runs = _runs(strips[1][k], expected[end], tol=tol)
-            if len(runs) < 2 or (strength[inner, k] >= SPACING_CLEAR).sum() < 2:
+            if (strength[inner, k] >= SPACING_CLEAR).sum() < 2:
                 continue
             spaced = _spacing_at(reference[:, k], strength[:, k], end, level=SPACING_CLEAR)
             if spaced is not None:
@@ -194,9 +194,9 @@ def _follow_lines(strips: list[np.ndarray], expected: np.ndarray, stations: np.n
         on = at[np.abs(followed[end, at] - want) <= slack * step]
         if len(on) >= 2:
             kept = followed[end, on]
-            smooth[end] = np.polyval(np.polyfit(stations[on], kept, _degree(stations[on], kept)), stations)
+            smooth[end] = np.polyval(_polyfit(stations[on], kept), stations)
         else:
-            smooth[end] = np.clip(np.polyval(np.polyfit(stations[at], want, _degree(stations[at], want)), stations),
+            smooth[end] = np.clip(np.polyval(_polyfit(stations[at], want), stations),
                                   expected[0] - tol, expected[-1] + tol)
     return smooth
 
@@ -207,7 +207,7 @@ def _coherent(pos: np.ndarray, strength: np.ndarray, stations: np.ndarray, *, to
     some = strength >= FAINT_FLOOR
     if some.sum() < max(3, len(stations) - 1):
         return None
-    line = np.polyval(np.polyfit(stations[some], pos[some], 1), stations)
+    line = np.polyval(_polyfit(stations[some], pos[some], 1), stations)
     return line if np.abs(line[some] - pos[some]).max() <= tol else None
 
 
@@ -222,6 +222,22 @@ def _degree(x: np.ndarray, y: np.ndarray) -> int:
         hat, lever = _hat(tuple(x), degree)
         press.append(float((((y - hat @ y) / lever) ** 2).sum()))
     return 2 if press[1] < press[0] else 1
+
+
+def _polyfit(x: np.ndarray, y: np.ndarray, degree: int | None = None) -> np.ndarray:
+    """``np.polyfit(x, y, degree)`` (default: ``_degree(x, y)``) of the points (M,), read-only. Remembered: a
+    station's inner lines are fitted alike for either outer line, and for the spacing each time it is asked, and
+    a line is often smoothed through the same stations twice (60 % of a mesh's fits were repeats). Forgotten at
+    each ``fit_mesh``: what one grid's fits share."""
+    return _polyfit_of(np.asarray(x, np.float64).tobytes(), np.asarray(y, np.float64).tobytes(), degree)
+
+
+@lru_cache(maxsize=1024)
+def _polyfit_of(x: bytes, y: bytes, degree: int | None) -> np.ndarray:
+    xs, ys = np.frombuffer(x), np.frombuffer(y)  # (np.polyfit takes them as float64 copies, as it took the arrays)
+    coef = np.polyfit(xs, ys, _degree(xs, ys) if degree is None else degree)
+    coef.flags.writeable = False
+    return coef
 
 
 @lru_cache(maxsize=512)
@@ -251,6 +267,18 @@ def _runs(profile: np.ndarray, expected: float, *, tol: float) -> list[tuple[flo
     return runs
 
 
+def _run_counts(profiles: np.ndarray, expected: float, *, tol: float) -> np.ndarray:
+    """(K,) how many runs ``_runs`` finds in each of the K ``profiles`` (K, S) (the same windows and level, every
+    profile at once: most windows hold the one line only)."""
+    offsets = np.arange(-int(tol), int(tol) + 1)
+    idx = np.clip(np.round(expected).astype(int) + offsets, 0, profiles.shape[1] - 1)
+    window = profiles[:, idx]
+    best = window.max(axis=1)
+    above = (window >= RUN_SHARE * best[:, None]).astype(np.int8)
+    starts = above[:, 0] + (np.diff(above, axis=1) == 1).sum(axis=1)
+    return np.where(best > 0, starts, 0)
+
+
 def _spaced_end(reference: np.ndarray, strength: np.ndarray, end: int, stations: np.ndarray, *, lo: float,
                 hi: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The outer line ``end`` (0 or L - 1) where the inner lines' spacing puts it (``_spacing_at`` on
@@ -263,7 +291,7 @@ def _spaced_end(reference: np.ndarray, strength: np.ndarray, end: int, stations:
     if len(spaced) < max(4, len(stations) // 2):
         return None
     at, want, step = (np.array(v) for v in zip(*spaced))
-    return np.clip(np.polyval(np.polyfit(at, want, 2), stations), lo, hi), want, step
+    return np.clip(np.polyval(_polyfit(at, want, 2), stations), lo, hi), want, step
 
 
 def end_slack(n: int) -> float:
@@ -354,8 +382,17 @@ def _spacing_at(ref: np.ndarray, strength: np.ndarray, end: int, *, level: float
     if clear.sum() < 2:
         return None
     index = np.arange(count, dtype=np.float64)
-    coef = np.polyfit(index[clear], ref[clear], _degree(index[clear], ref[clear]))
-    return float(np.polyval(coef, index[end])), float(abs(np.polyval(np.polyder(coef), index[end])))
+    coef = _polyfit(index[clear], ref[clear]).tolist()
+    slope = [c * float(len(coef) - 1 - i) for i, c in enumerate(coef[:-1])]  # (np.polyder's coefficients)
+    return _value(coef, float(end)), abs(_value(slope, float(end)))
+
+
+def _value(coef: list, x: float) -> float:
+    """``np.polyval(coef, x)`` for one point in plain floats: the same products and sums, one at a time."""
+    y = 0.0
+    for c in coef:
+        y = y * x + c
+    return y
 
 
 def _smooth_lines(pos: np.ndarray, strength: np.ndarray, expected: np.ndarray, stations: np.ndarray,
@@ -371,15 +408,15 @@ def _smooth_lines(pos: np.ndarray, strength: np.ndarray, expected: np.ndarray, s
             idx = np.flatnonzero(good)
             good[idx[_outliers(stations[idx], pos[i, idx], tol=OUTLIER * step)]] = False
         if good.sum() >= 4:
-            coef = np.polyfit(stations[good], pos[i, good], 2)
+            coef = _polyfit(stations[good], pos[i, good], 2)
             fitted = np.polyval(coef, stations)
             resid = np.abs(fitted - pos[i])
             keep = good & (resid < max(1.5, 2.5 * np.median(resid[good]) + 0.5))
             if keep.sum() >= 4:
-                fitted = np.polyval(np.polyfit(stations[keep], pos[i, keep], 2), stations)
+                fitted = np.polyval(_polyfit(stations[keep], pos[i, keep], 2), stations)
             out[i] = fitted
         elif good.sum() >= 2:
-            out[i] = np.polyval(np.polyfit(stations[good], pos[i, good], 1), stations)
+            out[i] = np.polyval(_polyfit(stations[good], pos[i, good], 1), stations)
         else:
             out[i] = expected[i]
     return out
@@ -391,7 +428,8 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     Rectify with a margin, follow each ruled line (a profile per row/column of
     cells), fit each line, intersect, and map the crossings back to ``image``.
     """
-    gray = gray_of(image)
+    _polyfit_of.cache_clear()
+    gray = page(image)[0]  # (the detection copy's gray picture, as the grid finder took it)
     side_in = n * cell
     margin = round(FIT_MARGIN * side_in) + 2
     side = side_in + 2 * margin
@@ -400,12 +438,12 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     # inner lines are followed on ink against a small neighbourhood; the outer ones against a wide one (a
     # thick border, or one along a dark title bar, is ink there through and through)
     fine = ink_mask(square, block=int(INK_BLOCK * cell) | 1, offset=6)
-    broad = ink_mask(square, block=(2 * cell + 1), offset=6).astype(np.float32) / 255.0
+    broad = (ink_mask(square, block=(2 * cell + 1), offset=6) > 0).astype(np.float32)  # (0 or 1)
     # ... and, for each direction, only where that ink is thin across the lines (black top-hat): a bold disc, a
     # circle's side or a shaded cell beside a line is ink too, and would pull the line onto its rim
     thin = max(3, int(LINE_WIDTH * cell)) | 1
-    fine_rows, fine_cols = (np.where(cv2.morphologyEx(square, cv2.MORPH_BLACKHAT, np.ones(k, np.uint8)) > LINE_HAT,
-                                     fine, 0).astype(np.float32) / 255.0 for k in ((thin, 1), (1, thin)))
+    fine_rows, fine_cols = (((cv2.morphologyEx(square, cv2.MORPH_BLACKHAT, np.ones(k, np.uint8)) > LINE_HAT)
+                             & (fine > 0)).astype(np.float32) for k in ((thin, 1), (1, thin)))
     step = (side - 1 - 2 * margin) / n
     expected = margin + step * np.arange(n + 1)
     # strips: one per cell along the line (centre of the strip = station)
@@ -421,8 +459,8 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
     vx = _follow_lines(col_strips, expected, stations, tol=tol, level=CLEAR)  # vertical lines: x at row stations
     # crossings: horizontal line i at x = vertical line k's x near that row (two fixed-point rounds)
     # (every crossing at once; Horner's scheme, as np.polyval)
-    hcoef = np.array([np.polyfit(stations, hy[i], 2) for i in range(n + 1)])[:, None, :]  # (n + 1, 1, 3)
-    vcoef = np.array([np.polyfit(stations, vx[k], 2) for k in range(n + 1)])[None, :, :]  # (1, n + 1, 3)
+    hcoef = np.array([_polyfit(stations, hy[i], 2) for i in range(n + 1)])[:, None, :]  # (n + 1, 1, 3)
+    vcoef = np.array([_polyfit(stations, vx[k], 2) for k in range(n + 1)])[None, :, :]  # (1, n + 1, 3)
     y = np.repeat(expected[:, None], n + 1, axis=1)
     for _ in range(3):
         x = (vcoef[..., 0] * y + vcoef[..., 1]) * y + vcoef[..., 2]

@@ -290,3 +290,25 @@ def test_an_outer_line_fitted_through_a_few_stations_is_not_thrown_off_the_spaci
         broad[k, int(round(followed[0, k])) - 1:int(round(followed[0, k])) + 2] = s
     smoothed = rectify._follow_lines([fine, broad], true, stations, tol=0.3 * cell, level=rectify.CLEAR)
     assert np.abs(smoothed[0] - lines[0]).max() < 0.1 * cell
+
+
+def test_the_shortcuts_of_the_line_fits_give_what_they_replace_to_the_bit():
+    # fit_mesh's per-station work: runs counted for every station at once, a fit remembered, a polynomial's
+    # value and slope at one point in plain floats
+    rng = np.random.default_rng(3)
+    for trial in range(200):
+        profiles = rng.uniform(0, 1, (9, 120)).astype(np.float32) * (rng.uniform(0, 1, (9, 120)) > 0.6)
+        profiles[trial % 9] = 0.0  # no ink at all in one window
+        at, tol = float(rng.uniform(0, 120)), float(rng.uniform(2, 15))
+        counts = rectify._run_counts(profiles, at, tol=tol)
+        assert counts.tolist() == [len(rectify._runs(p, at, tol=tol)) for p in profiles]
+        x = np.sort(rng.choice(np.arange(20.0), size=int(rng.integers(3, 12)), replace=False))
+        y = 30 * x + rng.normal(0, 2, len(x))
+        for degree in (1, 2, None):
+            want = np.polyfit(x, y, rectify._degree(x, y) if degree is None else degree)
+            got = rectify._polyfit(x, y, degree)
+            assert got.tobytes() == want.tobytes() and rectify._polyfit(x.copy(), y.copy(), degree) is got
+            end = float(rng.integers(0, 20))
+            assert rectify._value(got.tolist(), end) == float(np.polyval(want, end))
+            slope = [c * float(len(want) - 1 - i) for i, c in enumerate(want.tolist()[:-1])]
+            assert rectify._value(slope, end) == float(np.polyval(np.polyder(want), end))
