@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..cells import closing, opencv_alone
+from ..cells import closing, label_type, opencv_alone
 
 #: Side of the normalised glyph picture.
 SIDE = 28
@@ -70,27 +70,58 @@ def _resample(cell: np.ndarray) -> np.ndarray:
     return cv2.resize(cell, (nw, nh), interpolation=interp)
 
 
-def _line_ink(ink: np.ndarray) -> np.ndarray:
-    """The part of ``ink`` lying on long straight horizontal or vertical runs (grid-line remnants).
+def _line_ink(ink: np.ndarray) -> np.ndarray | None:
+    """The part of ``ink`` (never negative) lying on long straight horizontal or vertical runs (grid-line
+    remnants), or None when there is none.
 
     A grayscale opening with a long thin kernel keeps only runs at least that
     long. Near the edges (outer quarter) runs of 55 % of the side count as lines;
     across the middle only runs of 90 %, so that a tall "1" is never taken for one.
+
+    An opening along rows treats each row alone, so it is taken only on the rows it can leave ink on (the
+    same values there): those of the band looked at where some window of the erosion may be all ink
+    (``_may_hold``); on any other row every window holds a 0, and the opening is 0 (the same along columns).
+    A crop is mostly whitened paper (ink 0): most glyphs have few such rows or none.
     """
-    h, w = ink.shape
-    out = np.zeros_like(ink)
-    for frac, band in ((0.55, True), (0.9, False)):
-        hk = cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, int(w * frac)), 1))
-        vk = cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, int(h * frac))))
-        horiz = cv2.morphologyEx(ink, cv2.MORPH_OPEN, hk)
-        vert = cv2.morphologyEx(ink, cv2.MORPH_OPEN, vk)
-        if band:
-            by, bx = h // 4, w // 4
-            horiz[by:h - by, :] = 0
-            vert[:, bx:w - bx] = 0
-        out = np.maximum(out, np.maximum(horiz, vert))
+    inked = ink > 0.0
+    out = None
+    for axis in (0, 1):  # runs along the rows, then along the columns (opened as the rows of ``ink`` turned)
+        marks = inked if axis == 0 else inked.T
+        count = cv2.reduce(inked.view(np.uint8), 1 - axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+        turned = ink if axis == 0 else None  # (made when first needed: OpenCV's row filter is the faster)
+        for frac, band in ((0.55, True), (0.9, False)):
+            k = max(3, int(marks.shape[1] * frac))
+            at = _may_hold(marks, count, k, band=marks.shape[0] // 4 if band else None)
+            if at is None:
+                continue
+            turned = np.ascontiguousarray(ink.T) if turned is None else turned
+            opened = cv2.morphologyEx(turned[at], cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+            out = np.zeros_like(ink) if out is None else out
+            along = out if axis == 0 else out.T
+            along[at] = np.maximum(along[at], opened)
+    if out is None or not out.any():
+        return None
     # Lines blur into their neighbours: widen by a pixel.
     return cv2.dilate(out, np.ones((3, 3), np.uint8))
+
+
+def _may_hold(inked: np.ndarray, count: np.ndarray, k: int, *, band: int | None = None) -> np.ndarray | None:
+    """The rows of ``inked`` (rows, length) bool, holding ``count`` inked pixels each, on which an opening by a
+    run of ``k`` pixels may leave ink -- those where some window of its erosion is all ink -- or None; with
+    ``band`` only among the first and the last ``band`` rows. OpenCV's windows are anchored at the kernel's
+    middle (``k // 2``) and cut short by the row's ends: a window is the whole run of ``k`` pixels (``count``
+    at least ``k``), or the first ``k - k // 2`` pixels or more (ink on the first and on the last of those), or
+    the last ``k // 2 + 1`` or more (likewise)."""
+    rows, length = inked.shape
+    start, end = k - k // 2, k // 2 + 1
+    if band is not None:
+        count = count.copy()
+        count[band:rows - band] = 0
+    if count.max() < min(start, end):  # (most glyphs: no row holds even the shortest window's ink)
+        return None
+    hold = ((count >= k) | ((count >= start) & inked[:, 0] & inked[:, start - 1])
+            | ((count >= end) & inked[:, length - 1] & inked[:, length - end]))
+    return np.flatnonzero(hold) if hold.any() else None
 
 
 def _blank(contrast: float, snr: float, side: int) -> Glyph:
@@ -107,7 +138,9 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
     if min(cell.shape) < 4:
         return _blank(0.0, 0.0, side)
     ink = _ink(_resample(cell))
-    ink = np.maximum(ink - _line_ink(ink), 0.0)
+    line = _line_ink(ink)
+    if line is not None:
+        ink = np.maximum(ink - line, 0.0)
     h, w = ink.shape
     core = ink[2:h - 2, 2:w - 2]
     peak = _quantile(core, 0.997)
@@ -121,7 +154,8 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
     t_hi = max(med + 0.45 * (peak - med), med + 3.0 * noise, 0.04)
     t_lo = max(med + 0.22 * (peak - med), med + 2.5 * noise, 0.03)
     strong = ink > t_hi
-    n, labels, st, cent = cv2.connectedComponentsWithStats((ink > t_lo).astype(np.uint8), connectivity=8)
+    n, labels, st, cent = cv2.connectedComponentsWithStats((ink > t_lo).astype(np.uint8), connectivity=8,
+                                                           ltype=label_type(h * w))
     if n <= 1:
         return _blank(peak, snr, side)
     st = st.copy()
@@ -159,9 +193,9 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
             gx1, gy1 = max(gx1, x + cw), max(gy1, y + ch)
     lut = np.zeros(n, np.uint8)
     lut[keep] = 1
-    sel = lut[labels]
-    sel = cv2.dilate(sel, np.ones((3, 3), np.uint8))
-    crop = (ink * sel)[gy0:gy1, gx0:gx1]
+    # the kept pieces widened by a pixel, taken in their box alone (the pieces lie inside it: the same pixels)
+    sel = cv2.dilate(lut[labels[gy0:gy1, gx0:gx1]], np.ones((3, 3), np.uint8))
+    crop = ink[gy0:gy1, gx0:gx1] * sel
     crop = np.clip((crop - med) / max(peak - med, 1e-3), 0.0, 1.0)
     gh, gw = crop.shape
     big = max(gh, gw)
