@@ -493,7 +493,12 @@ def _outlines(gray: np.ndarray, *, min_area_fraction: float, limit: int, lines_o
     least = min(min_area, MIN_SMALL_FRACTION * gray.shape[0] * gray.shape[1])
     found: list[tuple[float, np.ndarray]] = []
     smaller: list[tuple[float, np.ndarray, np.ndarray]] = []
+    # (a closed contour of P points, each a neighbour of the last, is at most P * sqrt(2) long and so encloses at
+    # most P ** 2 / (2 pi) (the isoperimetric inequality): the many short ones, letters and specks, go uncounted)
+    shortest = 6.28 * least
     for contour in contours:
+        if len(contour) ** 2 < shortest:
+            continue
         contour_area = cv2.contourArea(contour)
         if contour_area < least:
             continue

@@ -331,3 +331,18 @@ def test_the_page_masks_are_shared_by_one_detection_copy_only():
     assert ("light", False) in grid_find.page(copy)[1]  # the boxes finder took the ruled finder's regions
     assert found == [(c.size, c.quad.tobytes()) for c in grid_find.find_grids(img.copy())] and found
     assert len(boxes_find.find_arrangements(img.copy())[0]) == len(boxes[0])
+
+
+def test_no_contour_encloses_more_than_its_point_count_allows():
+    # _outlines skips contours of P points with P ** 2 < 6.28 x the least area: none of them could be that large
+    rng = np.random.default_rng(5)
+    for trial in range(20):
+        mask = (cv2.GaussianBlur(rng.uniform(0, 255, (200, 240)).astype(np.uint8), (0, 0), 1 + trial % 6) > 128)
+        mask = cv2.dilate(mask.astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            assert cv2.contourArea(c) <= len(c) ** 2 / 6.28
+    diamond = np.zeros((60, 60), np.uint8)  # a square on its corner, of diagonal steps: near the bound (pi / 4)
+    cv2.fillConvexPoly(diamond, np.array([[30, 5], [55, 30], [30, 55], [5, 30]], np.int32), 255)
+    [c] = cv2.findContours(diamond, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0]
+    assert 0.7 * len(c) ** 2 / 6.28 < cv2.contourArea(c) <= len(c) ** 2 / 6.28
