@@ -31,6 +31,7 @@ INK_MID = 0.0045
 INK_SCALE = 0.0006
 SHAPE_GAIN = 12.0
 CORE_AREA = 0.002  #: the least ink (share of pitch**2) of a component that makes a sign (pieces join it)
+CORE_NEAR = 0.2  #: ... whose centre lies within this share of a cell of the window's centre
 LINE_COVER = 0.4  #: a column of the window this much ink is a ruled line (when near where the mesh puts one)
 LINE_NEAR = 0.1  #: ... within this share of a cell
 FAINT = 0.8  #: boxes layout: ink is what is darker than this share of the way from the paper to the ink level
@@ -115,7 +116,8 @@ def _sign_mask(win: np.ndarray, *, pitch: int, box: float) -> np.ndarray:
         usable[i] = True
         if area < min_area:
             continue
-        if abs(centres[i][0] - (t_len - 1) / 2) > 0.2 * pitch or abs(centres[i][1] - (s_len - 1) / 2) > 0.2 * pitch:
+        if (abs(centres[i][0] - (t_len - 1) / 2) > CORE_NEAR * pitch
+                or abs(centres[i][1] - (s_len - 1) / 2) > CORE_NEAR * pitch):
             continue
         core[i] = True
     if core.any() and (usable & ~core).any():
@@ -167,18 +169,52 @@ def options(shape: SignShape) -> list[tuple[str | None, float]]:
     return sorted(((k, v / total) for k, v in floored.items()), key=lambda kv: -kv[1])
 
 
+def bare(wins: list, *, pitch: int, box: float) -> list[bool]:
+    """Per window (S, T) bool of ``window``: whether ``_sign_mask`` plainly finds no sign in it (``measure``
+    then gives ``SignShape(0.0, 0.0)``), told for all the windows at once without cutting any into components:
+    once the ruled lines are erased as there (the columns inked over ``LINE_COVER`` where the mesh puts a line,
+    widened alike), no ink is left in the columns, or in the rows, within ``CORE_NEAR`` of a cell (and a
+    pixel) of the window's centre. No piece of ink can then reach across that band: each lies wholly to one
+    side of it, its centre too, so none is a sign's core (centred within ``CORE_NEAR``), and a window without
+    a core keeps no ink (the digits' edges beside most borders of a Sudoku, say). False for every window when
+    they are not all of one shape."""
+    if not wins or any(w.shape != wins[0].shape for w in wins):
+        return [False] * len(wins)
+    stack = np.stack(wins)  # (pairs, S, T)
+    lines = (stack.mean(axis=1) >= LINE_COVER) & _line_columns(stack.shape[2], pitch, box)[None, :]
+    wide = lines.copy()
+    for d in range(1, max(1, round(0.02 * pitch)) + 1):  # the reach (2 d + 1 columns) _sign_mask widens a line by
+        wide[:, d:] |= lines[:, :-d]
+        wide[:, :-d] |= lines[:, d:]
+    rest = stack & ~wide[:, None, :]
+    s_len, t_len = stack.shape[1:]
+    reach = CORE_NEAR * pitch + 1.0
+    cols = np.abs(np.arange(t_len) - (t_len - 1) / 2) <= reach
+    rows = np.abs(np.arange(s_len) - (s_len - 1) / 2) <= reach
+    return (~(rest[:, :, cols].any(axis=(1, 2)) & rest[:, rows, :].any(axis=(1, 2)))).tolist()
+
+
 def read_signs(picture: np.ndarray, n: int, *, pitch: int, box: float) -> dict:
-    """Per pair ``(a, b)`` of ``pairs(n)``: ``(SignShape, options)`` read from the pitch picture (n*P, n*P) gray."""
+    """Per pair ``(a, b)`` of ``pairs(n)``: ``(SignShape, options)`` read from the pitch picture (n*P, n*P) gray.
+    A pair whose window holds ink only on the ruled lines (``bare``: most pairs of a grid without signs) is
+    not measured: ``measure`` would find nothing, ``SignShape(0.0, 0.0)``."""
     lattice = box >= 0.95
     if not lattice:  # photo noise in a shadow would read as ink (in a lattice it would join signs to digits)
         picture = cv2.GaussianBlur(picture, (0, 0), BLUR * pitch)
     norm = cells_stage.normalise(picture, cell=pitch)
     level = cells_stage.ink_level(norm)
     ink = norm < (level if lattice else FAINT * level + (1.0 - FAINT))
-    dark = np.clip((1.0 - norm) / max(1.0 - level, 1e-3), 0.0, 1.0)  # 1 at the ink level and darker
+    dark = None  # 1 at the ink level and darker (for the windows measured)
+    every = pairs(n)
+    wins = [window(ink, a, b, pitch=pitch, box=box) for a, b in every]
+    nothing = options(SignShape(0.0, 0.0))
     out = {}
-    for a, b in pairs(n):
-        shape = measure(window(ink, a, b, pitch=pitch, box=box), pitch=pitch, box=box,
-                        dark=window(dark, a, b, pitch=pitch, box=box))
+    for (a, b), win, empty in zip(every, wins, bare(wins, pitch=pitch, box=box)):
+        if empty:
+            out[(a, b)] = (SignShape(0.0, 0.0), list(nothing))
+            continue
+        if dark is None:
+            dark = np.clip((1.0 - norm) / max(1.0 - level, 1e-3), 0.0, 1.0)
+        shape = measure(win, pitch=pitch, box=box, dark=window(dark, a, b, pitch=pitch, box=box))
         out[(a, b)] = (shape, options(shape))
     return out
