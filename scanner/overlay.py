@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import tempfile
 import threading
 from pathlib import Path
@@ -110,9 +111,10 @@ def label_outline(text: str) -> tuple[np.ndarray, ...]:
 
 def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str], *,
                 colour: tuple[int, int, int] | None = None, inplace: bool = False,
-                quads: np.ndarray | None = None) -> np.ndarray:
+                quads: np.ndarray | None = None, touched: list | None = None) -> np.ndarray:
     """``image`` (H, W, 3) with ``digits`` {(row, col): text} drawn into the cells of ``mesh`` (its points in
-    ``image`` pixels); a copy unless ``inplace``.
+    ``image`` pixels); a copy unless ``inplace``. ``touched`` (a list), when given, receives the rows
+    ``(top, bottom)`` (bottom excluded) outside which no pixel was changed.
 
     Each label's outline is carried into its cell's quad by the cell's homography and filled there
     (antialiased, sub-pixel): only the glyph's own pixels are touched, however large the photo.
@@ -132,6 +134,10 @@ def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str
             polygons.append(np.round(pts * (1 << shift)).astype(np.int32))
     # one call per cell would do as well; one for all keeps each glyph's holes open (even-odd filling)
     cv2.fillPoly(out, polygons, colour, cv2.LINE_AA, shift)
+    if touched is not None and polygons:
+        ys = np.concatenate([p[:, 1] for p in polygons])
+        # antialiased edges reach a pixel beyond the outline
+        touched.append((int(ys.min() >> shift) - 2, int(ys.max() >> shift) + 3))
     return out
 
 
@@ -202,6 +208,76 @@ def encode_jpeg(image: np.ndarray, *, quality: int = 90, split: bool = True) -> 
     return head + top_b[scan:-2] + b"\xff\xd7" + low_b[scan:]
 
 
+_RESTART = re.compile(rb"\xff[\xd0-\xd7]")  #: a restart marker in an entropy-coded scan (its 0xff bytes are stuffed)
+
+
+def _scan_rows(data: bytes, rows: int) -> tuple[bytes, list[bytes]] | None:
+    """(header, each row of MCUs' entropy-coded bytes, markers left out) of a JPEG ``data`` encoded by
+    ``encode_jpeg`` in two halves (a restart marker after every row of MCUs, 4:2:0), or None when it is not
+    laid out so (``rows`` rows of MCUs expected)."""
+    sof, scan, hv = _segments(data)
+    if sof < 0 or hv != (2, 2) or not data.endswith(b"\xff\xd9"):
+        return None
+    pieces = _RESTART.split(data[scan:-2])
+    return (data[:scan], pieces) if len(pieces) == rows else None
+
+
+def encode_changed(previous: bytes, image: np.ndarray, top: int, bottom: int, *, quality: int = 90,
+                   split: bool = True) -> bytes:
+    """``encode_jpeg(image, quality=quality)`` (the same bytes) when ``previous`` is that of a picture that
+    differs from ``image`` (H, W, 3) only in the rows ``top`` .. ``bottom - 1`` (another puzzle's answer drawn
+    into the page): the rows of MCUs holding no changed pixel are taken from ``previous``'s scan (each is one
+    restart interval, coded afresh) and only those covering the change are encoded (in two parts at once when
+    large enough), from a row of MCUs that is a multiple of 8 (the restart markers count 0..7). Encoded whole
+    when ``previous`` is not laid out so (a small picture, a picture encoded in one piece), or not ``split``
+    (then as ``encode_jpeg``: in one piece)."""
+    h, w = image.shape[:2]
+    mcu = 16
+    top, bottom = max(0, top), min(h, bottom)
+    if bottom <= top:
+        return previous  # nothing changed
+    if not split or image.ndim != 3 or h * w < SPLIT_PIXELS:
+        return encode_jpeg(image, quality=quality, split=split)
+    rows = -(-h // mcu)
+    got = _scan_rows(previous, rows)
+    if got is None:
+        return encode_jpeg(image, quality=quality)
+    head, pieces = got
+    start = top // (8 * mcu) * (8 * mcu)  # the first row of MCUs encoded: 8 rows of MCUs to a marker cycle
+    stop = min(h, -(-bottom // mcu) * mcu)  # past the last changed row of MCUs
+    params = [cv2.IMWRITE_JPEG_QUALITY, quality, cv2.IMWRITE_JPEG_RST_INTERVAL, -(-w // mcu)]
+    middle = start + max(1, int(round((stop - start) / 2 / (8 * mcu)))) * 8 * mcu
+    bands = [(start, middle), (middle, stop)] if middle < stop and (stop - start) * w >= SPLIT_PIXELS // 2 \
+        else [(start, stop)]
+    encoded: list = [None] * len(bands)
+
+    def encode(i: int) -> None:
+        a, b = bands[i]
+        encoded[i] = cv2.imencode(".jpg", image[a:b], params)
+
+    threads = [threading.Thread(target=encode, args=(i,)) for i in range(1, len(bands))]
+    for thread in threads:
+        thread.start()
+    encode(0)
+    for thread in threads:
+        thread.join()
+    new = []
+    sof = _segments(head)[0]
+    for (a, b), (ok, buf) in zip(bands, encoded):
+        part = _scan_rows(buf.tobytes() if ok else b"", -(-(b - a) // mcu))
+        if part is None or part[0][:sof + 5] != head[:sof + 5] or part[0][sof + 7:] != head[sof + 7:]:
+            return encode_jpeg(image, quality=quality)  # another header than the whole picture's
+        new += part[1]
+    pieces = pieces[:start // mcu] + new + pieces[start // mcu + len(new):]
+    out = [head]
+    for i, piece in enumerate(pieces):
+        out.append(piece)
+        if i + 1 < len(pieces):
+            out.append(bytes((0xFF, 0xD0 + i % 8)))
+    out.append(b"\xff\xd9")
+    return b"".join(out)
+
+
 def _umask() -> int:
     """The process's file-creation mask: from /proc where it is shown (no change to the process's state),
     else read by setting it and putting it back."""
@@ -219,8 +295,22 @@ def _umask() -> int:
 _UMASK = _umask()  #: read once, at import (setting it to read it is not safe while other threads create files)
 
 
-def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, quality: int = 90) -> Path:
-    """Encode ``image`` (H, W, 3) as JPEG to ``target`` via a temporary file and a rename.
+def encode_overlay(image: np.ndarray, *, quality: int = 90, previous: bytes | None = None,
+                   rows: tuple[int, int] | None = None) -> bytes:
+    """``image`` (H, W, 3) as the JPEG file an overlay is written as (``encode_jpeg``; in one piece in a batch
+    worker, one page per process: no second thread). ``previous``: the file of the same picture before the
+    rows ``rows`` (top, bottom) changed, whose other rows it reuses (``encode_changed``)."""
+    from . import load
+
+    if previous is not None and rows is not None:
+        return encode_changed(previous, image, *rows, quality=quality, split=load.BACKGROUND_DECODE)
+    return encode_jpeg(image, quality=quality, split=load.BACKGROUND_DECODE)
+
+
+def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, quality: int = 90,
+               data: bytes | None = None) -> Path:
+    """Encode ``image`` (H, W, 3) as JPEG to ``target`` via a temporary file and a rename (``data``: its
+    encoding, ``encode_overlay``'s, when already made).
 
     Refuses (``InputError``) when ``target`` is the input ``source`` itself.
     """
@@ -228,9 +318,8 @@ def write_jpeg(image: np.ndarray, target: Path, *, source: Path | None = None, q
     if source is not None and (target.resolve() == Path(source).resolve()
                                or (target.exists() and os.path.samefile(target, source))):
         raise InputError(f"{target}: refusing to overwrite the input photo")
-    from . import load  # one page per process (batch workers): no second thread
-
-    data = encode_jpeg(image, quality=quality, split=load.BACKGROUND_DECODE)
+    if data is None:
+        data = encode_overlay(image, quality=quality)
     if not data:
         raise InputError(f"{target}: could not encode the overlay")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -319,6 +319,7 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
         kept = keep_one_per_puzzle(kept, got)
     records = []
     canvas = None  # the picture the overlays are drawn on (every grid's answer on one picture)
+    encoded = None  # the last overlay file's bytes (of the canvas as it was drawn then)
     for index, (kind_reader, reading, rev) in enumerate(kept):
         puzzle = kind_reader.make_puzzle(rev.grid, rev.relations, source=source, index=index)
         solved = rev.status == "solved"
@@ -343,9 +344,14 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
                 full = canvas
             with timer.stage("overlay"):
                 # drawn in place on the canvas (the full picture, unless it is also the detection copy)
-                drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True, quads=reading.boxes)
+                touched: list = []
+                drawn = overlay.draw_digits(full, reading.mesh, labels, inplace=True, quads=reading.boxes,
+                                            touched=touched)
             with timer.stage("encode"):
-                out_path = str(overlay.write_jpeg(drawn, nth_overlay(overlay_to, index), source=input_path))
+                # a later grid's file re-encodes only the rows of MCUs its answer changed
+                encoded = overlay.encode_overlay(drawn, previous=encoded, rows=touched[0] if touched else (0, 0))
+                out_path = str(overlay.write_jpeg(drawn, nth_overlay(overlay_to, index), source=input_path,
+                                                  data=encoded))
         if debug_dir is not None:
             with timer.stage("debug"):
                 small_mesh = reading.mesh.scaled(loaded.scale)
