@@ -69,34 +69,29 @@ def image_quad(reading: GridReading) -> list[list[float]]:
 
 def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, solve, timer: Timer):
     """Read ``cand`` with every accepting reader (every interpretation), revise them by the rules and choose
-    (see ``scanner.readers``). Returns (reader, reading, revision), or None when no reader takes it."""
-    readings = []
+    (see ``scanner.readers``). Returns (reader, reading, revision), or None when no reader takes it.
+
+    A reader taking a ``floor`` (``takes_floor``) read after another reader's reading has solved is told the
+    log-likelihood below which its readings cannot matter (``floor``): the best solved score so far less
+    ``revise.RIVAL_MARGIN``. Readings below it would be neither revised nor the likeliest, so it may return
+    none once it knows all of its own would fall below (the revisions made to tell the floor are kept)."""
+    readings: list = []
+    done: dict = {}  # the revisions made, by (reading, corrections' reach)
+    answers: dict = {}  # the solver's answers in the revision of a reading still to settle (``turned_solve``)
+    revise_all = functools.partial(_revise_all, source=source, index=index, solve=solve, timer=timer, done=done,
+                                   answers=answers)
     for reader in chosen:
-        if reader.accepts(cand):
-            readings += [(reader, reading) for reading in reader.read(loaded, cand, engine, timer=timer)]
+        if not reader.accepts(cand):
+            continue
+        options = {}
+        if readings and getattr(reader, "takes_floor", False):
+            solved, _ = revise_all(readings)
+            if solved:
+                options["floor"] = solved[0][0] - revise_stage.RIVAL_MARGIN
+        readings += [(reader, reading) for reading in reader.read(loaded, cand, engine, timer=timer, **options)]
     if not readings:
         return None
-    readings.sort(key=lambda rr: -rr[1].log_likelihood())
-    solved: list[tuple[float, object, GridReading, revise_stage.Revision]] = []
-    first = None
-    answers: dict = {}  # the solver's answers in the revision of a reading still to settle (``turned_solve``)
-    for reader, reading in readings:
-        if solved and reading.log_likelihood() < solved[0][0] - revise_stage.RIVAL_MARGIN:
-            break  # no later interpretation can come near the best solved one
-        make = functools.partial(_make, reader, source=source, index=index)
-        max_cost = revise_stage.MAX_COST if not solved else reach(reading.log_likelihood(), solved[0][0])
-        kept = answers.setdefault(id(reading), {}) if reading.settle is not None else None
-        rev = _revised(reader, reading, make, solve if kept is None else _kept_solve(solve, kept), timer,
-                       max_cost=max_cost)
-        if reading.settle is not None and rev.status == "solved":
-            # its turn, left to tell until now (a circle print's page words), which changes neither the
-            # likelihood nor whether it solves: told only for a reading that solved (or is returned unsolved)
-            reader, reading, rev = _settled(reader, reading, make, turned_solve(solve, kept, reader.kind), timer,
-                                            max_cost=max_cost)
-        first = first or (reader, reading, rev)
-        if rev.status == "solved":
-            solved.append((reading.log_likelihood() - rev.cost, reader, reading, rev))
-            solved.sort(key=lambda t: -t[0])
+    solved, first = revise_all(readings)
     if not solved:
         if first[1].settle is not None:
             reader, reading, _ = first
@@ -124,6 +119,38 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
                                       reason="two different readings of the photo both make a valid puzzle")
             break
     return reader, reading, rev
+
+
+def _revise_all(readings: list, *, source: str, index: int, solve, timer: Timer, done: dict, answers: dict):
+    """(solved, first) of the (reader, reading) pairs ``readings``: revised most likely first, the rest left once
+    none can come near the best solved one; ``solved`` = [(log-likelihood less the corrections' cost, reader,
+    reading, revision), ...] best first, ``first`` the likeliest's (reader, reading, revision). ``done`` keeps
+    the revisions made, for another call on more readings (``_read_candidate``)."""
+    solved: list[tuple[float, object, GridReading, revise_stage.Revision]] = []
+    first = None
+    for reader, reading in sorted(readings, key=lambda rr: -rr[1].log_likelihood()):
+        if solved and reading.log_likelihood() < solved[0][0] - revise_stage.RIVAL_MARGIN:
+            break  # no later interpretation can come near the best solved one
+        max_cost = revise_stage.MAX_COST if not solved else reach(reading.log_likelihood(), solved[0][0])
+        key = (id(reading), max_cost)
+        if key not in done:
+            make = functools.partial(_make, reader, source=source, index=index)
+            kept = answers.setdefault(id(reading), {}) if reading.settle is not None else None
+            rev = _revised(reader, reading, make, solve if kept is None else _kept_solve(solve, kept), timer,
+                           max_cost=max_cost)
+            got = (reader, reading, rev)
+            if reading.settle is not None and rev.status == "solved":
+                # its turn, left to tell until now (a circle print's page words), which changes neither the
+                # likelihood nor whether it solves: told only for a reading that solved (or is returned unsolved)
+                got = _settled(reader, reading, make, turned_solve(solve, kept, reader.kind), timer,
+                               max_cost=max_cost)
+            done[key] = (reading, got)  # (the reading kept alive: its id stays its own)
+        reader, reading, rev = done[key][1]
+        first = first or (reader, reading, rev)
+        if rev.status == "solved":
+            solved.append((reading.log_likelihood() - rev.cost, reader, reading, rev))
+            solved.sort(key=lambda t: -t[0])
+    return solved, first
 
 
 #: kinds whose rules hold alike in every quarter turn of the grid (no boxes, no relations): the puzzle turned has

@@ -13,6 +13,7 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
         def labels(self, puzzle, solution) -> dict[(row, col), str]
         # optional:
         def find(self, small) -> list[grid_find.Candidate]
+        takes_floor: bool              # read(..., floor=None) takes a floor (below)
 
 - ``accepts(candidate)``: cheap, by the candidate's cell count
   (``candidate.size``) and nothing else costly; the candidate is a
@@ -32,6 +33,13 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
 - ``find(small)`` (optional): extra grid candidates the ruled-line finder
   misses (e.g. Futoshiki boxes with gaps between them); they are offered to
   every active reader's ``accepts``.
+- ``takes_floor`` (optional, true): ``read`` takes ``floor`` (a log-likelihood
+  or None). A reader read after another reader's reading of the grid has
+  solved is told ``floor`` = that reading's score less ``revise.RIVAL_MARGIN``:
+  no reading below it can matter (it is neither revised nor the likeliest), so
+  the reader may return none once it knows every reading it would return
+  falls below (e.g. from the cells read so far: each cell's log p is <= 0) and
+  skip what is left (the page's text for the turn, say).
 
 Choosing among interpretations (every accepting reader's, with ``--kind auto``
 every reader present): each is revised by the rules (``scanner.revise``);
