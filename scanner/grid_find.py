@@ -760,12 +760,12 @@ def _runs_on(lines: np.ndarray, n: int, first: float, last: float, lo: float, hi
         near = cv2.dilate(np.pad((lines[s0:s1] > 0).astype(np.uint8), ((0, 0), (2, 2))), np.ones((1, 5), np.uint8))
         shares = near.mean(axis=0)
 
-        def share(at: float) -> float:
-            c = int(round(at)) + 2
-            return float(shares[c]) if 0 <= c < len(shares) else 0.0
+        def share(at: np.ndarray) -> np.ndarray:  # the shares at columns ``at`` (0 beyond the band)
+            c = np.round(at).astype(int) + 2
+            return np.where((c >= 0) & (c < len(shares)), shares[np.clip(c, 0, len(shares) - 1)], 0.0)
 
-        on = np.mean([share(first + i * step) for i in range(1, n)])
-        between = np.mean([share(first + (i + 0.5) * step) for i in range(n)])
+        on = np.mean(share(first + np.arange(1, n) * step))
+        between = np.mean(share(first + (np.arange(n) + 0.5) * step))
         if on - between > 0.4:  # (a block of ink there, a title bar, is no line running on)
             return True
     return False
@@ -808,7 +808,7 @@ def lattices_near(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, tries: int
             by_size.setdefault(n, []).append((first, last, strength))
         return {n: sorted(r, key=lambda t: -(t[1] - t[0]) * t[2])[:RUNS_KEPT] for n, r in by_size.items()}
 
-    down = longest(even_runs(rows, sizes=sizes, edge=2))
+    down = longest(even_runs(rows, sizes=sorted({n for n, *_ in across}), edge=2))  # (of the sizes found across)
     best: dict[int, tuple] = {}
     for n, xs in longest(across).items():
         pairs = [((x1 - x0) * (y1 - y0) * min(sx, sy), x0, y0, x1, y1)
