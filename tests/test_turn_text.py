@@ -89,6 +89,9 @@ def test_only_a_clear_lead_decides_and_a_smaller_one_guesses():
     assert guess < t.SURE_CHARS
     assert t.decide((0.0, guess, 0.0, 0.0)) == (None, 1)
     assert t.decide((0.0, 0.0, 0.0, t.GUESS_CHARS - 1)) == (None, None)  # too few characters to guess
+    assert t.decide((0.0, 0.0, 0.0, len("ZeroOne"))) == (None, 3)  # a title word alone: a guess
+    assert t.decide((0.0, 0.0, len("Level"), 0.0)) == (None, 2)
+    assert t.decide((0.0, 2.0, 0.0, len("ZeroOne"))) == (None, None)  # ... unless another turn reads something
     assert t.decide((0.0, 0.0, 0.0, 0.0)) == (None, None)
     assert t.decide((30.0, 0.0, 30.0, 0.0)) == (None, None)  # two turns read alike
 
@@ -249,8 +252,8 @@ def test_the_lines_the_page_mostly_runs_along_are_read_first_and_alone_when_they
     assert calls == [[axis, axis + 2]]
     calls.clear()
     other = 1 - axis
-    table = {axis: 5.0, other: 30.0}  # unsure along the first: the second is read and weighed with it
-    assert turn_text.decide((5.0, 0.0, 0.0, 0.0)) == (None, None)
+    table = {axis: 4.0, other: 30.0}  # unsure along the first: the second is read and weighed with it
+    assert turn_text.decide((4.0, 0.0, 0.0, 0.0)) == (None, None)
     assert turn_text.refine(found, page, quad, N).turn == other
     assert calls == [[axis, axis + 2], [other, other + 2]]
 
