@@ -132,6 +132,22 @@ def test_digit_turns_close_together_are_left_to_the_page_or_the_rules():
     assert [q for _, q, _ in takuzu.plausible_turns(leaning_upright, 1)] == [0]  # a page turn no digit allows
 
 
+def test_a_turn_the_upright_prior_keeps_in_play_is_left_to_the_page_too():
+    """Glyphs reading better upside down by more than the rival margin but less than the upright prior (serif 1s'
+    feet, glare): only the upside-down reading is close, yet the turn as seen stays in play -- so the page is
+    asked (``contested_turns``), and its word chooses between them (retired tkfind8 takuzu_940623, an upright
+    20 x 20 read 180 degrees turned)."""
+    read = lambda *scores: [(s, q, f"cands{q}") for q, s in enumerate(scores)]  # noqa: E731
+    leaning_down = read(-4.2, -150.0, -1.2, -180.0)
+    assert [q for _, q, _ in takuzu.close_turns(leaning_down)] == [2]
+    assert [q for _, q, _ in takuzu.contested_turns(leaning_down)] == [2, 0]
+    assert [q for _, q, _ in takuzu.plausible_turns(leaning_down, 0)] == [0]
+    assert [q for _, q, _ in takuzu.plausible_turns(leaning_down, 2)] == [2]
+    assert sorted(q for _, q, _ in takuzu.plausible_turns(leaning_down, None)) == [0, 2]
+    clearly_down = read(-9.0, -150.0, -1.2, -180.0)  # beyond the prior: the glyphs decide, the page is not asked
+    assert [q for _, q, _ in takuzu.contested_turns(clearly_down)] == [2]
+
+
 def test_a_reading_that_is_the_same_upside_down_is_told():
     cell = lambda v: [(v, 0.9), (None, 0.1)]  # noqa: E731
     grid = [[cell(0), cell(None)], [cell(1), cell(1)]]

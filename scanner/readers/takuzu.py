@@ -214,18 +214,29 @@ def close_turns(readings: list) -> list:
     return [t for t in readings if t[0] > best - revise.RIVAL_MARGIN]
 
 
+def contested_turns(readings: list) -> list:
+    """The digit readings (``read_digits``) the turn is chosen among: the close ones (``close_turns``) and those
+    the upright prior keeps in play (``plausible_turns`` without the page), the likeliest first. A print whose
+    glyphs read a little better upside down (serif 1s' feet, glare over a few cells) is such a case: its
+    upside-down reading is the likeliest by more than ``revise.RIVAL_MARGIN`` and nothing else is close, but
+    not by ``UPRIGHT_PRIOR`` more -- the 1s and the page are asked there too."""
+    seen = {t[1] for t in close_turns(readings)} | {t[1] for t in plausible_turns(readings, None)}
+    return sorted((t for t in readings if t[1] in seen), key=lambda t: -t[0])
+
+
 def plausible_turns(readings: list, page: int | None) -> list:
     """The digit readings (``read_digits``) worth offering: when the digits cannot tell the turn
-    (``close_turns``) the one the page's text points to (``page``, a quarter) if it is among the close ones;
+    (``contested_turns``) the one the page's text points to (``page``, a quarter) if it is among those;
     else the likeliest alone when no other turn comes within ``revise.RIVAL_MARGIN`` of it, the turn as seen
     getting ``UPRIGHT_PRIOR`` (so it wins whenever the digits lean its way at all); else every close one, so
     that the rules' check finds them rivals and the photo is unreadable rather than read upside down."""
     def score(t):
         return t[0] + (UPRIGHT_PRIOR if t[1] == 0 else 0.0)
 
-    paged = [t for t in close_turns(readings) if t[1] == page]
-    if paged:
-        return paged
+    if page is not None:
+        paged = [t for t in contested_turns(readings) if t[1] == page]
+        if paged:
+            return paged
     readings = sorted(readings, key=lambda t: -score(t))
     return [t for t in readings if score(t) > score(readings[0]) - revise.RIVAL_MARGIN]
 
@@ -271,10 +282,10 @@ def ones_z(inks: list, quarter: int, cands: list) -> float:
 
 
 def ones_turn(inks: list, readings: list) -> tuple[int | None, int | None]:
-    """(sure quarter or None, likely quarter or None) the 1s tell between the likeliest of the close digit
-    readings (``close_turns``) and the one upside down from it -- only when no other turn is close (a 1 tells
-    up from down, not a quarter turn)."""
-    close = sorted(close_turns(readings), key=lambda t: -t[0])
+    """(sure quarter or None, likely quarter or None) the 1s tell between the likeliest of the contested digit
+    readings (``contested_turns``) and the one upside down from it -- only when no quarter turn is contested
+    (a 1 tells up from down, not a quarter turn)."""
+    close = contested_turns(readings)
     quarter = close[0][1]
     if any((t[1] - quarter) % 2 for t in close):
         return None, None
@@ -430,7 +441,7 @@ class TakuzuReader:
                 if not readings:
                     return []  # other digits than 0 and 1: not a Takuzu
                 page, lean = None, None
-                if len(close_turns(readings)) > 1:  # the digits cannot tell the turn: their 1s may, else the page
+                if len(contested_turns(readings)) > 1:  # the digits cannot tell the turn: their 1s may, else the page
                     page, lean = ones_turn(inks, readings)
                     if page is None:
                         found = page_orientation(loaded, mesh_small, n, timer=timer,
