@@ -33,6 +33,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import cells as cells_stage
 from .. import circles, orient, rectify, revise, turn_text
+from ..grid_find import gray_of
 from . import GridReading, cells_log_likelihood
 from .ruled import _turn, dewarp_gray, engine_read, fit_of, fitted_mesh, local_contrast, readings_key, second_look
 
@@ -326,7 +327,7 @@ def page_orientation(loaded, mesh_small, n: int, *, timer, words: bool = True) -
         if per_cell >= orient.FRAME_CELL or loaded.scale >= 1.0:
             found = orient.page_turn(loaded.small, quad, n)
         else:
-            found = orient.page_turn(loaded.image, quad / loaded.scale, n)
+            found = orient.page_turn(full_gray(loaded), quad / loaded.scale, n)
     if found.turn is None and words:
         found = page_words(loaded, mesh_small, n, found, timer=timer)
     return found
@@ -337,7 +338,16 @@ def page_words(loaded, mesh_small, n: int, found: orient.Orientation, *, timer) 
     (``turn_text.refine``, read from the full picture)."""
     with timer.stage("orient text"):
         quad = np.asarray(mesh_small.quad, np.float64)
-        return turn_text.refine(found, loaded.image, quad / loaded.scale, n)
+        return turn_text.refine(found, full_gray(loaded), quad / loaded.scale, n)
+
+
+def full_gray(loaded) -> np.ndarray:
+    """The full-resolution photo in gray (``grid_find.gray_of``), converted once per photo (``loaded.memo``): the
+    text's shape and the page's words are both read from it, each of them converting the whole photo before."""
+    key = ("gray", "full")
+    if key not in loaded.memo:
+        loaded.memo[key] = gray_of(loaded.image)
+    return loaded.memo[key]
 
 
 def circle_turn(found: orient.Orientation) -> tuple[int, bool]:
