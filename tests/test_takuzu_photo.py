@@ -330,3 +330,21 @@ def test_thin_rings_drawn_oval_or_off_the_centre_read_as_white_circles():
         p = circles.ring_probabilities(samples, np.ones((n, n), bool), cell=cell)
         assert all(p[r, c] > 0.99 for r, c in rings), (axes, off)
         assert max(p[r, c] for r in range(n) for c in range(n) if (r, c) not in rings) < 0.01
+
+
+@pytest.mark.parametrize("seed, size, style", [(11, 6, {"symbols": "digits"}), (12, 8, {"symbols": CIRCLES})])
+def test_a_floor_above_every_reading_gives_none_and_one_below_changes_nothing(tmp_path, seed, size, style):
+    """``takes_floor``: told a floor above its likeliest reading the reader gives none (no reading of it could
+    matter beside another kind's solved one); a floor below changes no reading."""
+    from scanner import grid_find, load, photo
+    from scanner.timing import Timer
+
+    path = _sample(tmp_path, "takuzu", seed, size, style)
+    loaded = load.load(path)
+    cand = next(c for c in grid_find.find_grids(loaded.small) if c.size == size)
+    engine = photo.get_engine("auto")
+    free = takuzu.READER.read(loaded, cand, engine, timer=Timer())
+    best = max(r.log_likelihood() for r in free)
+    assert takuzu.READER.read(loaded, cand, engine, timer=Timer(), floor=best + 1.0) == []
+    below = takuzu.READER.read(loaded, cand, engine, timer=Timer(), floor=best - 1.0)
+    assert [(r.turn, r.log_likelihood()) for r in below] == [(r.turn, r.log_likelihood()) for r in free]

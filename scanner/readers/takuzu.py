@@ -390,7 +390,9 @@ class TakuzuReader:
     def accepts(self, candidate) -> bool:
         return candidate.size in SIZES
 
-    def read(self, loaded, candidate, engine, *, timer) -> list[GridReading]:
+    takes_floor = True  #: ``read`` takes ``floor`` (``scanner.photo._read_candidate``)
+
+    def read(self, loaded, candidate, engine, *, timer, floor: float | None = None) -> list[GridReading]:
         n = candidate.size
         if plainly_other_digits(loaded, candidate):
             return []  # a Sudoku's digits (with --kind auto the Sudoku reader has read the grid first)
@@ -419,6 +421,8 @@ class TakuzuReader:
                 cands = [[circle_candidates(ink, m, float(rings[r, c]),
                                             circles.disc_probability(float(discs[r, c])))
                           for c, (ink, m) in enumerate(zip(ir, mr))] for r, (ir, mr) in enumerate(zip(inks, marks))]
+                if floor is not None and cells_log_likelihood(cands) < floor - 1e-9:  # (summed in another order)
+                    return []  # likely in no turn enough to matter beside another kind's solved reading
                 # circles look alike every way up: the page's text tells the turn, or it stays unknown and the
                 # grid is given as seen -- or as the text's weak evidence has it when that clearly outweighs the
                 # odds of an upright photo (``orient.likely_turn``); drawn right in the photo either way
@@ -450,6 +454,8 @@ class TakuzuReader:
                                    for r, row in enumerate(inks)])
                 if not readings:
                     return []  # other digits than 0 and 1: not a Takuzu
+                if floor is not None and readings[0][0] < floor - 1e-9:
+                    return []  # no turn likely enough to matter beside another kind's solved reading
                 page, lean = None, None
                 if len(contested_turns(readings)) > 1:  # the digits cannot tell the turn: their 1s may, else the page
                     page, lean = ones_turn(inks, readings)
