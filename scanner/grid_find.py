@@ -735,6 +735,9 @@ def even_runs(profile: np.ndarray, *, sizes=SIZES, min_step: float = 8.0, edge: 
         if not ok.any():
             continue
         ia, ib, st = a[ok], b[ok], step[ok]
+        # (the middle line first: most pairs have none there, and need not be looked at further)
+        mid = nearest(pos[ia] + st * (n // 2)) <= np.maximum(1.5, RUN_TOLERANCE * st)
+        ia, ib, st = ia[mid], ib[mid], st[mid]
         want = pos[ia][:, None] + st[:, None] * np.arange(n + 1)[None, :]
         good = (nearest(want) <= np.maximum(1.5, RUN_TOLERANCE * st[:, None])).all(axis=1)
         # (one stray is borne, as by ``count_cells``: a crease or a shadow's edge across a row)
