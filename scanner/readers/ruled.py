@@ -51,7 +51,9 @@ GLYPH_HALO = 7
 #: cells are the smallest read, and the thin arms of a serif E or F (a G's bar) blur paler than the page-wide ink
 #: level, which cut them off and left a stem read as a sure "1" (a C for a G).
 FAINT_SHARE = 0.2
-#: A cell whose crop reads best as this is read again whole (``read_cells``): a stem left of a cut glyph reads so
+#: A cell whose crop reads best as this is read again whole (``read_cells``): a stem left of a cut glyph reads so;
+#: so is one whose crop reads best as a symbol the puzzle never prints (a 6 whose pale upper stroke the crop cut
+#: off reads as a 0 in a Sudoku)
 SECOND_OPINION = "1"
 #: ... when the crop whitened ink beside its glyph (``whitened_ink``): a blot of this many pixels or more that
 #: the whole cell shows darker than halfway from the paper to the glyph's darkest (``cells.FRAGMENT_AREA``: no
@@ -59,6 +61,11 @@ SECOND_OPINION = "1"
 #: engine may take a piece of the glyph for all of it (held-out 8 sudoku_950036 r7c2: read whole as a 3 at 0.42,
 #: the mean made the cell even and a rival reading solved)
 WHITENED_AREA = cells_stage.FRAGMENT_AREA
+#: Any cell is read again whole when its crop whitened a blot joined to the glyph (within a pixel of what the
+#: crop kept) of at least this share of the glyph's ink: glare or a pale print cut the glyph at the ink level
+#: and the crop kept a piece that reads confidently as another digit (a 6's lower bowl as a 3, a 3's as a 5;
+#: on clean prints the blots joined to a glyph are a few pixels of its soft edge, 3-4 % of its ink)
+CUT_SHARE = 0.3
 
 
 def ink_gray(image: np.ndarray) -> np.ndarray:
@@ -213,12 +220,12 @@ def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None)
     labels = crops_reader(engine, [inks[r][c].crop for r, c in todo], alphabet=alphabet) if todo else []
     got = dict(zip(todo, labels))
     # a crop read as a 1 may be what is left of a 7 or a 4 whose paler stroke the crop whitened (it lay apart
-    # from the stem at the ink level), and sharpening makes that 1 sure: when the crop whitened ink the whole
-    # cell shows (``whitened_ink``), the whole picture is read too, and when it reads otherwise the cell's
-    # reading is the mean of both, unsharpened -- the rules see the rival
+    # from the stem at the ink level), and sharpening makes that 1 sure (a 6 so cut reads as a 0, no symbol of
+    # the puzzle): when the crop whitened ink the whole cell shows (``whitened_ink``), the whole picture is read
+    # too, and when it reads otherwise the cell's reading is the mean of both, unsharpened -- the rules see the rival
     t = temperature(engine)
     again = [(r, c) for r, c in todo if t != 1.0 and inks[r][c].whole is not None and got[r, c]
-             and got[r, c][0][0] == SECOND_OPINION and whitened_ink(inks[r][c].crop, inks[r][c].whole)]
+             and _read_whole(inks[r][c], got[r, c][0][0], alphabet)]
     if again:
         for (r, c), other in zip(again, crops_reader(engine, [inks[r][c].whole for r, c in again], alphabet=alphabet)):
             if other and other[0][0] != got[r, c][0][0]:
@@ -227,16 +234,39 @@ def read_cells(inks, engine, *, alphabet: str, values: tuple, crops_reader=None)
                                  dot_trust=DOT_TRUST) for c in range(n)] for r in range(n)]
 
 
+def _read_whole(ink: cells_stage.CellInk, label: str, alphabet: str) -> bool:
+    """Whether a cell whose crop reads best as ``label`` is read again from its whole picture: a 1 or a
+    symbol outside ``alphabet`` whose crop whitened ink (``whitened_ink``), or any glyph whose crop lost a
+    piece joined to it of ``CUT_SHARE`` of its ink."""
+    lost, joined, glyph = whitened_blots(ink.crop, ink.whole)
+    if (label == SECOND_OPINION or label not in alphabet + ".") and lost >= WHITENED_AREA:
+        return True
+    return joined >= max(CUT_SHARE * glyph, WHITENED_AREA)
+
+
 def whitened_ink(crop: np.ndarray, whole: np.ndarray) -> bool:
     """Whether ``crop`` (h, w) uint8, a glyph with the rest whitened, lost ink its ``whole`` picture (the same
     pixels before the whitening) shows: a blot (8-connected) of at least ``WHITENED_AREA`` pixels white in the
     crop and darker in the whole than halfway from the paper (255) to the crop's darkest pixel."""
+    return whitened_blots(crop, whole)[0] >= WHITENED_AREA
+
+
+def whitened_blots(crop: np.ndarray, whole: np.ndarray) -> tuple[int, int, int]:
+    """``(largest, joined, glyph)``: the pixels of the largest blot (8-connected) white in ``crop`` and darker
+    in ``whole`` than halfway from the paper (255) to the crop's darkest pixel (``whitened_ink``), of the largest
+    such blot within a pixel of what the crop kept (its pixels under 255), and the crop's pixels so dark."""
     level = (int(crop.min()) + 255) / 2.0
     lost = ((whole < level) & (crop == 255)).view(np.uint8)
+    glyph = int(np.count_nonzero(crop < level))
     if np.count_nonzero(lost) < WHITENED_AREA:
-        return False
-    count, _, stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=8)
-    return count > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= WHITENED_AREA
+        return 0, 0, glyph
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=8)
+    if count < 2:
+        return 0, 0, glyph
+    near = cv2.dilate((crop < 255).view(np.uint8), np.ones((3, 3), np.uint8))
+    touching = np.unique(labels[(near > 0) & (labels > 0)])
+    areas = stats[:, cv2.CC_STAT_AREA]
+    return int(areas[1:].max()), int(areas[touching].max()) if len(touching) else 0, glyph
 
 
 def mean_reading(a: list[tuple[str, float]], b: list[tuple[str, float]]) -> list[tuple[str, float]]:
