@@ -27,7 +27,7 @@ import numpy as np
 from solver.errors import ExitCode, ScanSolveError
 
 from .engine import EMPTY, Reading, check_alphabet, ranked_rows
-from .features import feature_rows
+from .features import feature_rows, grid_reference
 from .glyph import normalise_all
 from .mlp import MLP
 
@@ -67,7 +67,8 @@ class ClassifierEngine:
         """``glyph.normalise`` of ``cell``, kept for the next read of the same pixels: a photo's readers
         read many cells more than once (a sample to choose the turns and the binary screen's sample, then the
         whole grid). Keyed by the cell's shape, type and bytes, so the glyph is the one
-        ``normalise`` would give (the features still depend on the batch: ``features.grid_reference``)."""
+        ``normalise`` would give (the features still depend on the batch -- ``features.grid_reference`` --
+        unless ``read`` is given the grid's ``reference``)."""
         return self.glyphs([cell])[0]
 
     def glyphs(self, cells: list[np.ndarray]) -> list:
@@ -96,15 +97,22 @@ class ClassifierEngine:
             self._letter_model = load_model(self._letter_path)
         return self._letter_model or self.model
 
-    def probabilities(self, cells: list[np.ndarray], *, model: MLP | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def grid_reference(self, cells: list[np.ndarray]) -> float:
+        """The typical glyph contrast (``features.grid_reference``) of a grid's ``cells``: what ``read`` compares
+        each glyph's contrast with when no ``reference`` is given. Given to ``read``, a cell reads the same
+        whichever of the grid's cells share its batch (a sample of them first, the rest only when needed)."""
+        return grid_reference(self.glyphs(cells))
+
+    def probabilities(self, cells: list[np.ndarray], *, model: MLP | None = None,
+                      reference: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N x C probabilities over ``model.classes`` (default the digit model), N blank flags) for one grid's
-        cells."""
+        cells; their contrast is compared with ``reference`` (``grid_reference``; default: these cells')."""
         model = model or self.model
         glyphs = self.glyphs(cells)
         blank = np.array([g.blank for g in glyphs], bool)
         probs = np.zeros((len(cells), len(model.classes)), np.float64)
         if len(cells):
-            rows = feature_rows(glyphs)
+            rows = feature_rows(glyphs, reference=reference)
             with blas_alone():  # a few hundred rows at most
                 probs[:] = model.probabilities(rows)
         if blank.any():
@@ -113,10 +121,12 @@ class ClassifierEngine:
             probs[np.ix_(blank, [e])] = BLANK_EMPTY
         return probs, blank
 
-    def read(self, cells: list[np.ndarray], *, alphabet: str) -> list[Reading]:
+    def read(self, cells: list[np.ndarray], *, alphabet: str, reference: float | None = None) -> list[Reading]:
+        """The ``Engine`` reading; ``reference``: the grid's typical glyph contrast (``grid_reference`` of all
+        its cells) when ``cells`` are only some of them (default: these cells' own)."""
         check_alphabet(alphabet)
         model = self.model_for(alphabet)
-        probs, _ = self.probabilities(cells, model=model)
+        probs, _ = self.probabilities(cells, model=model, reference=reference)
         return ranked_rows(probs, model.classes, alphabet)
 
 

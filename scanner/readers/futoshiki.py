@@ -128,23 +128,82 @@ def digit_candidates(ink: cells_stage.CellInk, reading, n: int) -> list:
     return sorted(((v, max(s, 1e-6)) for v, s in scores.items()), key=lambda t: -t[1])
 
 
+#: A quarter turn is read whole only while a sample of its inked cells leaves it a chance of being the likeliest
+#: (``read_digits``): samples of TURN_CHUNKS cells (evenly spread), grown one after the other
+TURN_CHUNKS = (4, 12)
+#: ... the sample's sum of log p (<= 0 each: a bound of the whole turn's from above) must fall this far below the
+#: likeliest turn read whole to drop the turn (the sample is read with the upright cells' contrast reference,
+#: ``ClassifierEngine.grid_reference``; the whole turn with its own, which may differ in the last digits)
+BOUND_SLACK = 0.05
+
+
+def _log_fit(cands) -> float:
+    return sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row)
+
+
 def read_digits(inks, engine) -> list[tuple[float, int, list]]:
-    """``[(log-likelihood, quarter, candidates), ...]`` most likely first: the cells read in every quarter turn."""
+    """``[(log-likelihood, quarter, candidates), ...]`` most likely first: the cells read in every quarter turn
+    that may be the likeliest (the first is the likeliest of all four, ties to the lower quarter).
+
+    The upright cells are read whole; the turned ones first on samples of their inked cells (``TURN_CHUNKS``)
+    when the engine reads a cell alike in any batch given the grid's contrast reference (``grid_reference``):
+    a turn whose sample's log-likelihood (a bound of its whole one: every cell adds a log p <= 0) already falls
+    ``BOUND_SLACK`` below a turn read whole cannot be the likeliest and is read no further. A turn read whole is
+    read as all four were before (its inked cells in one batch), so the likeliest reads the same."""
     n = len(inks)
     temperature = ruled.temperature(engine)
-    out = []
-    for quarter in range(4):
+
+    def whole(quarter: int) -> tuple[float, int, list]:
         grid = inks if quarter == 0 else _turn(inks, quarter)
         todo = [(r, c) for r in range(n) for c in range(n) if grid[r][c].crop is not None]
-        if quarter and not todo:
-            break
         got = engine.read([grid[r][c].crop for r, c in todo], alphabet=DIGITS) if todo else []
         got = dict(zip(todo, [sharpen(g, temperature) for g in got]))
         cands = [[digit_candidates(grid[r][c], got.get((r, c)), n) for c in range(n)] for r in range(n)]
-        score = sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row)
-        out.append((score, quarter, cands))
-    out.sort(key=lambda t: -t[0])
+        return _log_fit(cands), quarter, cands
+
+    out = [whole(0)]
+    inked = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
+    if not inked:
+        return out
+    turns = [1, 2, 3]
+    sums, counts = {q: 0.0 for q in turns}, {q: 0 for q in turns}
+    if callable(getattr(engine, "grid_reference", None)):
+        reference = engine.grid_reference([inks[r][c].crop for r, c in inked])
+        order, taken = _spread_order(inked), 0
+        for size in TURN_CHUNKS:
+            turns = [q for q in turns if sums[q] >= max(t[0] for t in out) - BOUND_SLACK]
+            chunk = order[taken:size]
+            if not turns or not chunk:
+                break
+            crops = [np.ascontiguousarray(np.rot90(inks[r][c].crop, k=-q)) for q in turns for r, c in chunk]
+            got = iter(engine.read(crops, alphabet=DIGITS, reference=reference))
+            for q in turns:
+                for r, c in chunk:
+                    sums[q] += math.log(max(digit_candidates(inks[r][c], sharpen(next(got), temperature), n)[0][1],
+                                            1e-12))
+                    counts[q] += 1
+            taken = size
+            if size == TURN_CHUNKS[0]:  # the likeliest-looking turn read whole first: the bar rises soonest
+                best = max(turns, key=lambda q: (sums[q] / counts[q], -q))
+                if sums[best] >= max(t[0] for t in out) - BOUND_SLACK:
+                    out.append(whole(best))
+                    turns.remove(best)
+    # the rest read whole, likeliest-looking first, each only while it may still be the likeliest
+    for q in sorted(turns, key=lambda q: (-sums[q] / max(counts[q], 1), q)):
+        if sums[q] >= max(t[0] for t in out) - BOUND_SLACK:
+            out.append(whole(q))
+    out.sort(key=lambda t: (-t[0], t[1]))
     return out
+
+
+def _spread_order(cells: list) -> list:
+    """``cells`` reordered so that the first k of them, for each sample size k of ``TURN_CHUNKS``, are spread
+    over the grid (``ruled.spread``): the first chunk's, then the second's among the rest, ..., then the rest."""
+    out: list = []
+    for size in TURN_CHUNKS:
+        if size > len(out):
+            out += ruled.spread([c for c in cells if c not in out], size - len(out))
+    return out + [c for c in cells if c not in out]
 
 
 def box_picture(picture: np.ndarray, n: int, *, pitch: int, box: float, cell: int = READ_CELL) -> np.ndarray:
