@@ -1,13 +1,15 @@
 """Futoshiki from a photo: both printed layouts read exactly, signs turned with the page, the rules revise a sign."""
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
 
 from scanner import photo, revise, signs
 from scanner.readers import futoshiki
-from scanner.synth import render
+from scanner.synth import render, write_sample
 from solver.api import solve
 
 
@@ -125,3 +127,19 @@ def test_a_flipped_doubtful_sign_is_revised_by_the_rules(tmp_path):
     reading.relations[i] = ((a, b), [(None, 0.7), (opts[0][0], 0.29), (flip, 0.01)])
     rev = revise.revise(reading.cands, futoshiki.READER.make_puzzle, solve, relation_cands=reading.relations)
     assert rev.status == "solved" and {(r.a, r.b, r.op) for r in rev.relations} == true_rels
+
+
+@pytest.mark.parametrize("turn", [90, 180])
+def test_a_print_with_no_digit_given_takes_its_turn_from_the_page_or_leaves_it_unknown(tmp_path, turn):
+    """Signs turned are signs still, so with no digit given the print's own marks cannot tell its turn: it is
+    never claimed as seen (the page's text tells it here; else the turn would be given as unknown)."""
+    path = write_sample(tmp_path, f"nodigit_{turn}", "futoshiki", seed=4, size=4, mode="photo", turn=turn,
+                        two=False, long_side=1400)
+    truth = json.loads(path.with_suffix(".json").read_text())["puzzles"][0]
+    assert all(v is None for row in truth["givens"] for v in row)  # the case in point: signs only
+    [record] = photo.scan_photo(path, kind="auto", draw=False)
+    assert record["kind"] == "futoshiki" and record["status"] == "solved"
+    told = record["turn_known"] and record["turn"] == turn
+    assert told or record["turn_known"] is False
+    assert told and _relations(record["relations"]) == _relations(truth["relations"])
+    assert record["solution"] == truth["solution"]

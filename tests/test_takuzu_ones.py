@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from scanner.cells import CellInk
-from scanner.readers import takuzu
+from scanner.readers import takuzu, turned_grid
 
 FONTS = ["/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"]
 
@@ -38,12 +38,12 @@ def _print(quarter: int):
     values = rng.choice([0, 1, None], size=(6, 6), p=[0.3, 0.3, 0.4])
     crops = {0: _glyph("0", FONTS[0]), 1: _glyph("1", FONTS[0])}
     upright = [[CellInk(0.7, 1.0, crops[v]) if v is not None else CellInk(0.0, 0.0, None) for v in row] for row in values]
-    seen = takuzu._turned(upright, quarter)  # the cells as seen, each crop turned clockwise too
+    seen = turned_grid(upright, quarter)  # the cells as seen, each crop turned clockwise too
     seen = [[CellInk(i.height, i.p_filled, None if i.crop is None else np.rot90(i.crop, k=-quarter)) for i in row]
             for row in seen]
     cands = [[[(v, 0.9), (None, 0.1)] for v in row] for row in values.tolist()]
     at = (-quarter) % 4  # the quarter turn that makes the photo upright
-    readings = [(-0.1, at, cands), (-0.15, (at + 2) % 4, takuzu._turned(cands, 2))]
+    readings = [(-0.1, at, cands), (-0.15, (at + 2) % 4, turned_grid(cands, 2))]
     return seen, readings
 
 

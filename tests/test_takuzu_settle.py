@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from scanner import grid_find, load, orient, photo, rectify
+from scanner import grid_find, load, orient, page_turn, photo, rectify
 from scanner.readers import GridReading, takuzu
 from scanner.timing import Timer
 from solver import kinds
@@ -33,8 +33,8 @@ def _read_circles(path, monkeypatch, shape_turn):
         calls.append(n)
         return dataclasses.replace(found, turn=2)
 
-    monkeypatch.setattr(takuzu.orient, "page_turn", lambda image, quad, n: orient.Orientation(shape_turn, 0.5, 0.0, 3))
-    monkeypatch.setattr(takuzu.turn_text, "refine", words)
+    monkeypatch.setattr(page_turn.orient, "page_turn", lambda image, quad, n: orient.Orientation(shape_turn, 0.5, 0.0, 3))
+    monkeypatch.setattr(page_turn.turn_text, "refine", words)
     loaded = load.load(path)
     cand = next(c for c in grid_find.find_grids(loaded.small) if c.size == 8)
     return takuzu.READER.read(loaded, cand, photo.get_engine("auto"), timer=Timer()), calls

@@ -119,6 +119,16 @@ class GridReading:
         return cells_log_likelihood(self.cands) + pairs
 
 
+def turned_grid(grid: list, quarter: int) -> list:
+    """An n x n list of lists (a cell's value or candidates each) as seen after turning the picture ``quarter``
+    x 90 degrees clockwise."""
+    cells = np.empty((len(grid), len(grid)), dtype=object)
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            cells[r, c] = value
+    return np.rot90(cells, k=-quarter).tolist()
+
+
 def cells_log_likelihood(cands) -> float:
     """Sum of log p of every cell's best candidate in ``cands`` (n x n, best first): the cells' part of
     ``GridReading.log_likelihood`` (the same in every turn of the grid)."""

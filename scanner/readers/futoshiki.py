@@ -11,7 +11,10 @@ Two printed layouts:
 Both are dewarped to a *pitch picture* (cell ``(row, col)`` owns a P x P square, the printed box its
 central share) where the signs are read (``scanner.signs``); the digits are read from the boxes cut out of
 it. The turn of the print comes from the digits (the rules cannot tell: a Futoshiki turned is a Futoshiki),
-and the signs are turned with the cells: a ``<`` in a photo turned 90 degrees reads as a ``∧``.
+and the signs are turned with the cells: a ``<`` in a photo turned 90 degrees reads as a ``∧``. A print with no
+digit given has only its page to tell its turn (``scanner.page_turn``); else it is given as likeliest, with the
+turn unknown (its answer is drawn right into the photo either way: a sign's tip points at the smaller cell
+whichever way up).
 """
 from __future__ import annotations
 
@@ -22,11 +25,11 @@ import numpy as np
 
 from solver.puzzle import Cell, Grid, Puzzle, Relation
 
-from .. import boxes_find, rectify, signs
+from .. import boxes_find, page_turn, rectify, signs
 from .. import cells as cells_stage
 from ..grid_find import gray_of, ink_mask, same_quad, share_in
 from ..rectify import Mesh
-from . import GridReading, ruled
+from . import GridReading, ruled, turned_grid
 from .ruled import _turn, dewarp_gray, sharpen
 
 SIZES = tuple(range(4, 10))
@@ -551,6 +554,12 @@ class FutoshikiReader:
         best, quarter, cands = turned[0]
         # the turn comes from the digits alone; a close runner-up turn (few or ambiguous digits) would make a
         # rival reading the rules cannot refute, so only the most likely turn is returned
+        turn_known = True
+        if not any(cell[0][0] is not None for row in cands for cell in row):  # no digit: every turn reads alike
+            upright = turned_grid(cands, -quarter)
+            quarter, turn_known = page_turn.turn_or_guess(page_turn.page_orientation(loaded, mesh_small, n,
+                                                                                      timer=timer))
+            cands = turned_grid(upright, quarter)
         mesh_full = mesh_small.scaled(1.0 / scale)
         relations = turn_relations(sign_options, n, quarter)
         fit = [c[0][1] for row in cands for c in row if c[0][0] is not None]
@@ -559,7 +568,8 @@ class FutoshikiReader:
                             picture=np.ascontiguousarray(np.rot90(digits_pic, k=-quarter)), cell=READ_CELL,
                             relations=relations,
                             boxes=None if grid is None else box_quads(grid, quarter, factor=1.0 / scale),
-                            filled=np.rot90(np.array([[ink.p_filled for ink in row] for row in inks]), k=-quarter))]
+                            filled=np.rot90(np.array([[ink.p_filled for ink in row] for row in inks]), k=-quarter),
+                            turn_known=turn_known)]
         loaded.memo[ruled.readings_key(candidate, "futoshiki")] = readings  # for the Takuzu reader's look
         return readings
 

@@ -26,15 +26,14 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 
 from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import cells as cells_stage
-from .. import circles, orient, rectify, revise, turn_text
-from ..grid_find import gray_of
-from . import GridReading, cells_log_likelihood
+from .. import circles, rectify, revise
+from ..page_turn import page_orientation, page_quarter, page_words, turn_or_guess
+from . import GridReading, cells_log_likelihood, turned_grid
 from .ruled import _turn, dewarp_gray, engine_read, fit_of, fitted_mesh, local_contrast, readings_key, second_look
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
@@ -299,7 +298,7 @@ def same_upside_down(first: list, second: list) -> bool:
     """Whether two readings' candidates (n x n, best first) hold the same values, the second as the first
     turned by 180 degrees: a print that reads alike either way up (the two give the same answer in the photo)."""
     best = [[cell[0][0] for cell in row] for row in first]
-    return _turned(best, 2) == [[cell[0][0] for cell in row] for row in second]
+    return turned_grid(best, 2) == [[cell[0][0] for cell in row] for row in second]
 
 
 def far_behind(loaded, candidate, cands_list: list) -> bool:
@@ -314,63 +313,6 @@ def far_behind(loaded, candidate, cands_list: list) -> bool:
         return False
     ours = max(cells_log_likelihood(cands) for cands in cands_list)
     return bool(max(others) - revise.MAX_COST > ours)
-
-
-def page_orientation(loaded, mesh_small, n: int, *, timer, words: bool = True) -> orient.Orientation:
-    """The page's ``orient.Orientation`` from the text around the grid. Read from the detection copy when it
-    has ``orient.FRAME_CELL`` pixels per cell, else from the full picture; when the text's shape does not
-    tell, its words are read too, from the full picture (``turn_text.refine``; not without an OCR engine,
-    nor when ``words`` is false)."""
-    with timer.stage("orient"):
-        quad = np.asarray(mesh_small.quad, np.float64)
-        per_cell = float(np.linalg.norm(quad[0] - quad[2])) / (1.414 * n)
-        if per_cell >= orient.FRAME_CELL or loaded.scale >= 1.0:
-            found = orient.page_turn(loaded.small, quad, n)
-        else:
-            found = orient.page_turn(full_gray(loaded), quad / loaded.scale, n)
-    if found.turn is None and words:
-        found = page_words(loaded, mesh_small, n, found, timer=timer)
-    return found
-
-
-def page_words(loaded, mesh_small, n: int, found: orient.Orientation, *, timer) -> orient.Orientation:
-    """``found`` (the text's shape, ``page_orientation`` without words) with what the page's words add
-    (``turn_text.refine``, read from the full picture)."""
-    with timer.stage("orient text"):
-        quad = np.asarray(mesh_small.quad, np.float64)
-        return turn_text.refine(found, full_gray(loaded), quad / loaded.scale, n)
-
-
-def full_gray(loaded) -> np.ndarray:
-    """The full-resolution photo in gray (``grid_find.gray_of``), converted once per photo (``loaded.memo``): the
-    text's shape and the page's words are both read from it, each of them converting the whole photo before."""
-    key = ("gray", "full")
-    if key not in loaded.memo:
-        loaded.memo[key] = gray_of(loaded.image)
-    return loaded.memo[key]
-
-
-def circle_turn(found: orient.Orientation) -> tuple[int, bool]:
-    """(quarter turns clockwise that make a circle print upright, whether the page tells it surely): the
-    page's turn, else the likeliest (``orient.likely_turn``)."""
-    quarter = page_quarter(found)
-    if quarter is None:
-        return (-orient.likely_turn(found)) % 4, False
-    return quarter, True
-
-
-def page_quarter(found: orient.Orientation) -> int | None:
-    """Quarter turns clockwise that make the page upright, None when its text does not tell surely."""
-    return None if found.turn is None else (-found.turn) % 4
-
-
-def _turned(grid: list, quarter: int) -> list:
-    """An n x n list of lists as seen after turning the photo ``quarter`` x 90 degrees clockwise."""
-    cells = np.empty((len(grid), len(grid)), dtype=object)
-    for r, row in enumerate(grid):
-        for c, value in enumerate(row):
-            cells[r, c] = value
-    return np.rot90(cells, k=-quarter).tolist()
 
 
 def _reading(mesh_full: rectify.Mesh, picture: np.ndarray, marked: np.ndarray, quarter: int, cands: list, *,
@@ -431,15 +373,15 @@ class TakuzuReader:
                 # (100-200 ms) are read only for a reading that solves or is returned (``GridReading.settle``):
                 # the reading is given in the shape's likeliest turn until then
                 found = page_orientation(loaded, mesh_small, n, timer=timer, words=False)
-                quarter, turn_known = circle_turn(found)
-                chosen = [(0.0, quarter, _turned(cands, quarter))]
+                quarter, turn_known = turn_or_guess(found)
+                chosen = [(0.0, quarter, turned_grid(cands, quarter))]
                 # the marks' own word that a cell holds a circle (ink, shape, ring or disc), as seen in the photo
                 marked = np.array([[1.0 - dict(cell).get(None, 0.0) for cell in row] for row in cands])
                 if found.turn is None and not far_behind(loaded, candidate, [cands]):
                     def settle():
-                        quarter, known = circle_turn(page_words(loaded, mesh_small, n, found, timer=timer))
+                        quarter, known = turn_or_guess(page_words(loaded, mesh_small, n, found, timer=timer))
                         return _reading(mesh_small.scaled(1.0 / loaded.scale), picture, marked, quarter,
-                                        _turned(cands, quarter), glyphs=GLYPHS_CIRCLES, turn_known=known)
+                                        turned_grid(cands, quarter), glyphs=GLYPHS_CIRCLES, turn_known=known)
             else:
                 # digits: a glyph running into the trimmed-off margin is looked at again, and so is an empty
                 # cell on the picture stretched over 2 cells (``ruled.second_look``): a digit in shadow or
