@@ -443,18 +443,24 @@ def expected_misreads(reading: GridReading, rev: revise_stage.Revision) -> float
 #: with a mark unread), not a puzzle: printed puzzles give at most about half their cells (the puzzle
 #: collections' Takuzu up to 0.47, the train photos' Sudoku up to 0.48, the generator's up to 0.51)
 NEARLY_FULL = 0.75
+#: a grid with this share of its cells or more holding one symbol and no other is a printed solution whose other
+#: symbol went unseen (a Takuzu's thin white circles), not a puzzle: printed puzzles give both symbols
+ONE_SYMBOL = 0.4
 
 
 def not_a_puzzle(rev: revise_stage.Revision) -> str | None:
     """Why a grid read is no puzzle to solve (None when it may be one): every cell filled or nearly every one
-    (``NEARLY_FULL``), or an unreadable grid with hardly any symbol (fewer than one cell in 8: a table, a
-    crossword)."""
+    (``NEARLY_FULL``), many cells of one symbol and none of another (``ONE_SYMBOL``), or an unreadable grid with
+    hardly any symbol (fewer than one cell in 8: a table, a crossword)."""
     n = len(rev.grid)
-    filled = sum(v is not None for row in rev.grid for v in row)
+    values = [v for row in rev.grid for v in row if v is not None]
+    filled = len(values)
     if filled == n * n:
         return "no empty cell: a printed solution, not a puzzle"
     if filled > NEARLY_FULL * n * n:
         return f"{filled} of its {n * n} cells filled: a printed solution, not a puzzle"
+    if filled >= ONE_SYMBOL * n * n and len(set(values)) == 1:
+        return f"{filled} of its {n * n} cells hold one symbol and none another: a printed solution, not a puzzle"
     if rev.status != "solved" and filled < n * n / 8:
         return "hardly any symbol in it: not a puzzle"
     return None

@@ -118,6 +118,19 @@ def test_a_grid_filled_but_for_a_few_cells_is_a_printed_solution_not_a_puzzle(pu
     assert photo.not_a_puzzle(Revision("solved", half, None)) is None
 
 
+def test_a_takuzu_solution_whose_white_circles_went_unseen_is_no_puzzle():
+    # a printed solution beside the puzzle, its thin white circles too faint to read: only its black ones are
+    # seen, half the grid of one symbol; a puzzle gives both symbols
+    solution = kinds.get("takuzu").solve(kinds.get("takuzu").generate(10, seed=3)).solution
+    blacks = [[v if v == 1 else None for v in row] for row in solution]
+    assert "50 of its 100 cells hold one symbol" in photo.not_a_puzzle(Revision("solved", blacks, None))
+    givens = kinds.get("takuzu").generate(10, seed=3).givens
+    assert len({v for row in givens for v in row if v is not None}) == 2
+    assert photo.not_a_puzzle(Revision("solved", givens, None)) is None
+    few = [[v if v == 1 and r < 3 else None for v in row] for r, row in enumerate(solution)]  # 15 ones: a puzzle may
+    assert photo.not_a_puzzle(Revision("solved", few, None)) is None
+
+
 def test_engine_votes_sharpened_and_empty_vote_on_a_glyph_partly_believed():
     reading = [("1", 0.3), (".", 0.6), ("7", 0.1)]
     sharp = ruled.sharpen(reading, 0.5)
