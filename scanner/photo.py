@@ -239,8 +239,8 @@ def scan_photo(path: Path, *, kind: str = "auto", out_dir: Path | None = None, d
     ``reader`` (a digit engine object) replaces the engine named by ``engine``;
     ``solve`` replaces ``solver.api.solve``; ``max_grids`` bounds the puzzles
     read from one photo (largest grid first). A grid that is no puzzle (every cell filled, e.g. a printed
-    solution; or hardly any symbol and no valid reading, e.g. a table) gives no record. Raises ``InputError`` for a file that is not a usable
-    image and ``NoPuzzleError`` when no grid is found. An unreadable puzzle
+    solution; or hardly any symbol and no valid reading, e.g. a table) gives no record. Raises ``InputError``
+    for a file that is not a usable image and ``NoPuzzleError`` when no grid is found. An unreadable puzzle
     gives a record with status ``unreadable`` and no overlay. Overlays: ``<stem>.solved.jpg`` beside the
     photo or in ``out_dir``, ``<stem>.<k>.solved.jpg`` for the k-th grid.
     """
@@ -318,10 +318,14 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
     with timer.stage("find"):
         found = grid_find.find_grids(loaded.small)
         own = []  # grids a kind's own finder found (Futoshiki's boxes)
+        finder: dict = {}  # id of such a grid -> the reader whose finder found it: the only one to read it
         for kind_reader in chosen:
             extra = getattr(kind_reader, "find", None)
             if extra is not None:
-                own += [c for c in extra(loaded.small) if not any(grid_find.same_quad(c.quad, f.quad) for f in found + own)]
+                mine = [c for c in extra(loaded.small)
+                        if not any(grid_find.same_quad(c.quad, f.quad) for f in found + own)]
+                finder.update((id(c), kind_reader) for c in mine)
+                own += mine
         found = unnested(found, own)
         candidates = [c for c in found if any(r.accepts(c) for r in chosen)]
     if not candidates:
@@ -335,7 +339,8 @@ def _scan_loaded(loaded: load_stage.Loaded, chosen: list, *, source: str, overla
     for cand in candidates:
         if len(kept) >= max_grids:
             break
-        got = _read_candidate(cand, chosen, loaded, engine_obj, source=source, index=len(kept), solve=solve,
+        readers = [finder[id(cand)]] if id(cand) in finder else chosen
+        got = _read_candidate(cand, readers, loaded, engine_obj, source=source, index=len(kept), solve=solve,
                               timer=timer)
         if got is None:
             continue

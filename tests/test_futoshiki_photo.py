@@ -143,3 +143,18 @@ def test_a_print_with_no_digit_given_takes_its_turn_from_the_page_or_leaves_it_u
     assert told or record["turn_known"] is False
     assert told and _relations(record["relations"]) == _relations(truth["relations"])
     assert record["solution"] == truth["solution"]
+
+
+def test_a_grid_of_separate_boxes_is_read_by_the_futoshiki_reader_alone(tmp_path, monkeypatch):
+    """A layout only the Futoshiki reader's own finder sees (boxes with gaps between them) is its kind's own: no
+    Sudoku or Takuzu is printed so, and reading it as one only costs time (or makes a rival)."""
+    from scanner import grid_find, load
+    from scanner.readers import sudoku, takuzu
+    path, truth = _print(tmp_path, "boxes", "vcaret", seed=5, size=6)
+    small = load.load(path).small
+    assert not any(c.size == 6 for c in grid_find.find_grids(small))  # the ruled-line finder does not see it
+    read = []
+    for reader in (sudoku.READER, takuzu.READER):
+        monkeypatch.setattr(reader, "read", lambda *a, kind=reader.kind, **k: read.append(kind) or [])
+    [record] = photo.scan_photo(path, kind="auto", draw=False)
+    assert read == [] and record["kind"] == "futoshiki" and record["solution"] == truth["solution"]

@@ -31,8 +31,9 @@ pictures. A *reader* owns the rest, behind this protocol (one module per kind,
 - ``labels(puzzle, solution)``: the text drawn into each cell the photo
   leaves empty (e.g. Sudoku 16x16 draws "A".."G" for 10..16).
 - ``find(small)`` (optional): extra grid candidates the ruled-line finder
-  misses (e.g. Futoshiki boxes with gaps between them); they are offered to
-  every active reader's ``accepts``.
+  misses (e.g. Futoshiki boxes with gaps between them); they are read by that
+  reader alone (a layout the ruled-line finder cannot see is its kind's own:
+  no Sudoku or Takuzu is printed as separate boxes).
 - ``takes_floor`` (optional, true): ``read`` takes ``floor`` (a log-likelihood
   or None). A reader read after another reader's reading of the grid has
   solved is told ``floor`` = that reading's score less ``revise.RIVAL_MARGIN``:
