@@ -29,7 +29,7 @@ from .. import boxes_find, page_turn, rectify, signs
 from .. import cells as cells_stage
 from ..grid_find import gray_of, ink_mask, same_quad, share_in
 from ..rectify import Mesh
-from . import GridReading, ruled, turned_grid
+from . import GridReading, cells_log_likelihood, ruled, turned_grid
 from .ruled import _turn, dewarp_gray, sharpen
 
 SIZES = tuple(range(4, 10))
@@ -140,10 +140,6 @@ TURN_CHUNKS = (4, 12)
 BOUND_SLACK = 0.05
 
 
-def _log_fit(cands) -> float:
-    return sum(math.log(max(cell[0][1], 1e-12)) for row in cands for cell in row)
-
-
 def read_digits(inks, engine) -> list[tuple[float, int, list]]:
     """``[(log-likelihood, quarter, candidates), ...]`` most likely first: the cells read in every quarter turn
     that may be the likeliest (the first is the likeliest of all four, ties to the lower quarter).
@@ -162,7 +158,7 @@ def read_digits(inks, engine) -> list[tuple[float, int, list]]:
         got = engine.read([grid[r][c].crop for r, c in todo], alphabet=DIGITS) if todo else []
         got = dict(zip(todo, [sharpen(g, temperature) for g in got]))
         cands = [[digit_candidates(grid[r][c], got.get((r, c)), n) for c in range(n)] for r in range(n)]
-        return _log_fit(cands), quarter, cands
+        return cells_log_likelihood(cands), quarter, cands
 
     out = [whole(0)]
     inked = [(r, c) for r in range(n) for c in range(n) if inks[r][c].crop is not None]
