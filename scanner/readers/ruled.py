@@ -238,17 +238,19 @@ def _read_whole(ink: cells_stage.CellInk, label: str, alphabet: str) -> bool:
     """Whether a cell whose crop reads best as ``label`` is read again from its whole picture: a 1 or a
     symbol outside ``alphabet`` whose crop whitened ink (``whitened_ink``), or any glyph whose crop lost a
     piece joined to it of ``CUT_SHARE`` of its ink."""
-    lost, joined, glyph = whitened_blots(ink.crop, ink.whole)
-    if (label == SECOND_OPINION or label not in alphabet + ".") and lost >= WHITENED_AREA:
+    blots = whitened_blots(ink.crop, ink.whole)
+    if (label == SECOND_OPINION or label not in alphabet + ".") and whitened_ink(ink.crop, ink.whole, blots=blots):
         return True
+    _, joined, glyph = blots
     return joined >= max(CUT_SHARE * glyph, WHITENED_AREA)
 
 
-def whitened_ink(crop: np.ndarray, whole: np.ndarray) -> bool:
+def whitened_ink(crop: np.ndarray, whole: np.ndarray, *, blots: tuple[int, int, int] | None = None) -> bool:
     """Whether ``crop`` (h, w) uint8, a glyph with the rest whitened, lost ink its ``whole`` picture (the same
     pixels before the whitening) shows: a blot (8-connected) of at least ``WHITENED_AREA`` pixels white in the
-    crop and darker in the whole than halfway from the paper (255) to the crop's darkest pixel."""
-    return whitened_blots(crop, whole)[0] >= WHITENED_AREA
+    crop and darker in the whole than halfway from the paper (255) to the crop's darkest pixel. ``blots``:
+    ``whitened_blots(crop, whole)`` when already known."""
+    return (whitened_blots(crop, whole) if blots is None else blots)[0] >= WHITENED_AREA
 
 
 def whitened_blots(crop: np.ndarray, whole: np.ndarray) -> tuple[int, int, int]:
