@@ -74,13 +74,14 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     A reader taking a ``floor`` (``takes_floor``) read after another reader's reading has solved is told the
     log-likelihood below which its readings cannot matter (``floor``): the best solved score so far less
     ``revise.RIVAL_MARGIN``. Readings below it would be neither revised nor the likeliest, so it may return
-    none once it knows all of its own would fall below (the revisions made to tell the floor are kept)."""
+    none once it knows all of its own would fall below (the revisions made to tell the floor are kept). The
+    readers taking none read first (in ``chosen``'s order), so that the others may be told one."""
     readings: list = []
     done: dict = {}  # the revisions made, by (reading, corrections' reach)
     answers: dict = {}  # the solver's answers in the revision of a reading still to settle (``turned_solve``)
     revise_all = functools.partial(_revise_all, source=source, index=index, solve=solve, timer=timer, done=done,
                                    answers=answers)
-    for reader in chosen:
+    for reader in sorted(chosen, key=lambda r: bool(getattr(r, "takes_floor", False))):
         if not reader.accepts(cand):
             continue
         options = {}

@@ -483,13 +483,23 @@ def inner_lattice(small: np.ndarray, quad: np.ndarray):
     return n, inner
 
 
-def plainly_unsigned(loaded, candidate) -> bool:
+#: ruled grid sizes another reader reads too (Sudoku 4, 6, 9; Takuzu 4, 6, 8): their screen (``plainly_unsigned``)
+#: dewarps the picture when none is at hand (``ruled.ruled_picture``: the Sudoku reader's, then made once either
+#: way; its mesh is the one the Takuzu reader starts from, ``ruled.fitted_mesh``). Sizes 5 and 7 only this reader
+#: reads: a grid screened out there would go unread anyway
+SHARED_SIZES = (4, 6, 8, 9)
+
+
+def plainly_unsigned(loaded, candidate, *, dewarp: bool = False) -> bool:
     """Whether the ruled grid ``candidate`` plainly holds no inequality signs, judged on the picture another
-    reader already dewarped it to (``ruled.picture_key``: the Sudoku reader reads grids of 4, 6 and 9 cells
-    first): its signs read there (``signs.read_signs`` on the cells as they are, every line a border) are
-    expected to number under ``SCREEN_SIGNS``. False when no such picture is at hand. Saves fitting the
-    lattice, dewarping the full picture and reading its signs only to find none (``MIN_SIGNS``)."""
+    reader dewarps it to (``ruled.ruled_picture``: the Sudoku reader reads grids of 4, 6 and 9 cells): its
+    signs read there (``signs.read_signs`` on the cells as they are, every line a border) are expected to
+    number under ``SCREEN_SIGNS``. False when no such picture is at hand, unless ``dewarp``: then it is made
+    (and kept for that reader). Saves fitting the lattice, dewarping the full picture and reading its signs
+    only to find none (``MIN_SIGNS``)."""
     got = loaded.memo.get(ruled.picture_key(candidate))
+    if got is None and dewarp:
+        got = ruled.ruled_picture(loaded, candidate)[1], ruled.READ_CELL
     if got is None:
         return False
     picture, cell = got
@@ -513,7 +523,7 @@ class FutoshikiReader:
         n, quad = (grid.n, None) if grid is not None else (candidate.size, candidate.quad)
         if grid is None and n in SIZES:
             with timer.stage("signs"):
-                if plainly_unsigned(loaded, candidate):
+                if plainly_unsigned(loaded, candidate, dewarp=n in SHARED_SIZES):
                     return []
         if grid is None and on_box_field(small, candidate.quad, n):
             return []

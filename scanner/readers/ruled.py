@@ -108,6 +108,17 @@ def picture_key(cand) -> tuple:
     return ("ruled_picture", cand.quad.tobytes(), cand.size)
 
 
+def ruled_picture(loaded, cand, *, cell: int = READ_CELL) -> tuple[rectify.Mesh, np.ndarray]:
+    """(``fitted_mesh``, the grid dewarped on it to gray ``(n * cell, n * cell)``) of candidate ``cand``: made once
+    per photo (``picture_key``) by whichever reader looks first -- ``read_ruled``, or the Futoshiki reader's
+    screen (``futoshiki.plainly_unsigned``) when it reads a grid first -- the same picture either way."""
+    mesh_small = fitted_mesh(loaded, cand)
+    got = loaded.memo.get(picture_key(cand))
+    if got is None or got[1] != cell:
+        got = loaded.memo[picture_key(cand)] = (dewarp_gray(loaded, mesh_small, cell=cell), cell)
+    return mesh_small, got[0]
+
+
 def readings_key(cand, kind: str = "sudoku") -> tuple:
     """``loaded.memo`` key of the readings (``GridReading`` list) the ``kind`` reader gave candidate ``cand``:
     another reader of the same grid may look at them (never change them)."""
@@ -115,7 +126,8 @@ def readings_key(cand, kind: str = "sudoku") -> tuple:
 
 
 def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
-               cell: int = READ_CELL, crops_reader=None, pairs: bool = False, screen=None) -> list[GridReading]:
+               cell: int = READ_CELL, crops_reader=None, pairs: bool = False, screen=None,
+               give_up=None) -> list[GridReading]:
     """Fit the mesh of ``cand`` (found in ``loaded.small``), dewarp, measure the ink and read the filled cells.
 
     ``alphabet[i]`` is the printed symbol of the value ``values[i]``. Returns the upright reading, and when
@@ -123,15 +135,15 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     ``crops_reader(engine, crops, alphabet=)`` replaces ``engine_read`` (e.g. to read two-digit numbers);
     ``pairs``: a cell may print two glyphs side by side (``cells.measure``), read closer to its lines.
     ``screen(inks)``: a look at the first measure's ink (n x n ``cells.CellInk``), before the second look; it may
-    raise to give the grid up.
+    raise to give the grid up. ``give_up(inks)``: true when the measured ink (both looks) is reason enough to read
+    nothing (no reading is returned).
     """
     n = cand.size
     small, scale = loaded.small, loaded.scale
     with timer.stage("mesh"):
         mesh_small = fitted_mesh(loaded, cand)
     with timer.stage("dewarp"):
-        picture = dewarp_gray(loaded, mesh_small, cell=cell)
-        loaded.memo[picture_key(cand)] = (picture, cell)
+        _, picture = ruled_picture(loaded, cand, cell=cell)
     with timer.stage("ink"):
         opts = dict(retrim=cells_stage.WIDE_TRIM, halo=GLYPH_HALO,
                     **({"trim": PAIR_TRIM, "pairs": True, "faint": FAINT_SHARE} if pairs else {"keep_whole": True}))
@@ -139,6 +151,8 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
         if screen is not None:
             screen(inks)
         inks = second_look(picture, inks, cell=cell, **opts)
+    if give_up is not None and give_up(inks):
+        return []
     with timer.stage("read"):
         turned = orientations(inks, engine, alphabet=alphabet, values=values, crops_reader=crops_reader)
     mesh_full = mesh_small.scaled(1.0 / scale)

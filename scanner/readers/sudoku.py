@@ -8,13 +8,23 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 import cv2
 import numpy as np
 
-from .. import circles
+from .. import circles, revise
 from .. import cells as cells_stage
 from ..cells import opencv_alone
 from .ruled import engine_read, read_ruled, readings_key, spread
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  #: box shape (rows, cols) per size
 ALPHABET = "123456789ABCDEFG"  #: printed labels of the values 1..16 (16x16 grids print A..G for 10..16)
+#: The fewest givens a Sudoku with exactly one solution can have, by size: 4 on a 4x4 (proven by hand, the
+#: grids' symmetries leave two to check), 17 on a 9x9 (McGuire, Tugemann and Civario 2014, an exhaustive
+#: search); any other size n needs at least n - 1 (``least_givens``).
+MIN_GIVENS = {4: 4, 9: 17}
+
+
+def least_givens(n: int) -> int:
+    """The fewest givens an n x n Sudoku with exactly one solution can have: ``MIN_GIVENS``, else n - 1 -- with
+    two values given nowhere, swapping them in a solution gives another."""
+    return MIN_GIVENS.get(n, n - 1)
 
 
 class SudokuReader:
@@ -23,8 +33,19 @@ class SudokuReader:
     def accepts(self, candidate) -> bool:
         return candidate.size in BOXES
 
-    def read(self, loaded, candidate, engine, *, timer):
+    takes_floor = True  #: ``read`` takes ``floor`` (``scanner.photo._read_candidate``)
+
+    def read(self, loaded, candidate, engine, *, timer, floor: float | None = None):
+        """The grid read as a Sudoku (``ruled.read_ruled``). Told a ``floor`` (another kind's reading has solved
+        at ``floor + revise.RIVAL_MARGIN``), it reads no symbol when too few cells hold ink for any reading to
+        solve (``least_givens``: a revision only changes inked cells) and that solved reading scores
+        ``revise.MAX_COST`` or better: readings that cannot solve then matter nowhere (they are no rival, and
+        none, however likely, is ``MAX_COST`` above it: log-likelihoods are <= 0)."""
         n = candidate.size
+        give_up = None
+        if floor is not None and floor + revise.RIVAL_MARGIN >= -revise.MAX_COST:
+            def give_up(inks) -> bool:
+                return sum(ink.crop is not None for row in inks for ink in row) < least_givens(n)
         style: dict = {}
         crops_reader = functools.partial(read_numbers, style=style) if n > 9 else engine_read
         screen = None
@@ -34,7 +55,8 @@ class SudokuReader:
             crops_reader = _unless_binary(crops_reader, screened=screened)
         try:
             readings = read_ruled(loaded, candidate, engine, alphabet=ALPHABET[:n], values=tuple(range(1, n + 1)),
-                                  timer=timer, crops_reader=crops_reader, pairs=n > 9, screen=screen)
+                                  timer=timer, crops_reader=crops_reader, pairs=n > 9, screen=screen,
+                                  give_up=give_up)
         except _NotSudoku:
             return []
         if style.get("letters", 1.0) < 0.5:  # a number print: the answers are drawn as 10..16 too
