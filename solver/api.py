@@ -96,4 +96,6 @@ def grade(puzzle: Puzzle, result: Result) -> str | None:
     """The difficulty of a solved puzzle: the hardest human technique it needs, or ``"needs search"``."""
     if result.status != "solved":
         return None
-    return kinds.of(puzzle).explain(puzzle).grade
+    kind = kinds.of(puzzle)
+    quick = getattr(kind, "grade", None)  # ``explain(puzzle).grade`` without the steps, where a kind has it
+    return quick(puzzle) if quick is not None else kind.explain(puzzle).grade

@@ -307,6 +307,35 @@ def test_explain_grades_in_ladder_order_and_stalls_with_needs_search():
     assert len(partial.steps) == 3 and not partial.complete
 
 
+def test_grade_is_explains_grade():
+    # the bitmask rounds (``techniques.grade``, what ``api.grade`` asks) against the stepped ladder: generated
+    # puzzles of every size and difficulty, with givens taken away (stalls) or one flipped (clashes), random givens
+    import random
+
+    rng = random.Random(7)
+    grids = []
+    for size in range(4, 21, 2):
+        for seed in range(2):
+            for difficulty in ("easy", "medium", "hard") if size <= 12 else ("medium",):
+                givens = T.generate(size, seed=seed, difficulty=difficulty).givens
+                known = [(r, c) for r in range(size) for c in range(size) if givens[r][c] is not None]
+                fewer = [row[:] for row in givens]
+                for r, c in rng.sample(known, 3):
+                    fewer[r][c] = None
+                flipped = [row[:] for row in givens]
+                r, c = rng.choice(known)
+                flipped[r][c] = 1 - flipped[r][c]
+                grids += [givens, fewer, flipped]
+        grids += [[[rng.choice((None, None, None, 0, 1)) for _ in range(size)] for _ in range(size)] for _ in range(5)]
+    grades = set()
+    for givens in grids:
+        p = Puzzle(kind="takuzu", size=len(givens), givens=givens)
+        assert techniques.grade(p) == T.explain(p).grade
+        grades.add(techniques.grade(p))
+    assert {"counts", "count gaps", "finished lines", "needs search"} <= grades, grades
+    solved = T.generate(12, seed=3, difficulty="hard")
+    assert api.grade(solved, T.solve(solved)) == T.explain(solved).grade
+
 # --- the generator -------------------------------------------------------------------------------
 
 

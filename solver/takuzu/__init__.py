@@ -11,11 +11,11 @@ from .formats import NAME, format_grid, format_line, parse
 from .generate import generate
 from .rules import check_givens, is_solution
 from .search import solve
-from .techniques import TECHNIQUES, explain
+from .techniques import TECHNIQUES, explain, grade
 
 SIZES = tuple(range(4, 21, 2))
 
 __all__ = [
-    "NAME", "SIZES", "TECHNIQUES", "check_givens", "explain", "format_grid", "format_line",
+    "NAME", "SIZES", "TECHNIQUES", "check_givens", "explain", "format_grid", "grade", "format_line",
     "generate", "is_solution", "parse", "solve",
 ]
