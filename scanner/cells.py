@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import threading
 from contextlib import contextmanager
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -367,7 +368,8 @@ def _interiors(ink: np.ndarray, n: int, *, cell: int, cut: int, pairs: bool,
 
 def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False,
             retrim: float | None = None, halo: int = 3, faint: float | None = None,
-            least: list[list[float]] | None = None, keep_whole: bool = False) -> list[list[CellInk]]:
+            least: list[list[float]] | None = None, keep_whole: bool = False,
+            plain: dict | None = None) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
 
     ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there);
@@ -378,7 +380,10 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
     are darker than their surroundings by this much (``faint_strokes``; the glyph's height is measured without);
     ``least`` (n x n): a caller wants only glyphs at least this tall (``height``) -- a cell whose glyph is
     shorter is measured as empty (height 0, no crop), and one whose ink cannot reach it is not looked into;
-    ``keep_whole``: each crop's pixels before the whitening are kept too (``CellInk.whole``).
+    ``keep_whole``: each crop's pixels before the whitening are kept too (``CellInk.whole``);
+    ``plain`` (a dict): the crop (and whole, with ``keep_whole``) each cell looked at again with less trimmed
+    (``retrim``) would have had without ``retrim`` is put in it by (row, col) -- ``without_retrim`` then gives
+    what ``measure`` gives without ``retrim``, measured once.
     """
     norm = normalise(gray, cell=cell)
     dark = dark_print(norm)
@@ -409,10 +414,17 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
         if faint is not None:
             strokes = faint_strokes(norm, cell=cell, share=faint * max(1.0 - dark, 0.15),
                                     floor=FAINT_GRAIN * paper_grain(norm, _level_below(dark)))
+        def crop(mask, y0, x0, y1, x1):  # (the crop, its pixels before the whitening)
+            patch = stretched[y0:y1, x0:x1].copy()
+            whole = patch.copy() if keep_whole else None
+            if strokes is not None:
+                mask = _with_faint(mask, ink[y0:y1, x0:x1], strokes[y0:y1, x0:x1])
+            patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
+            return patch, whole
+
         with opencv_alone():
             for (r, c), mask in glyphs.items():
-                y0, x0 = r * cell + cut, c * cell + cut
-                y1, x1 = (r + 1) * cell - cut, (c + 1) * cell - cut
+                box = (r * cell + cut, c * cell + cut, (r + 1) * cell - cut, (c + 1) * cell - cut)
                 if _touches_edge(mask) and cut > wide_cut:
                     # the glyph runs into the trimmed-off margin (a tall digit, a mesh a little off): look again
                     # with less trimmed, and take that when the glyph is whole there
@@ -420,17 +432,22 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
                     wy1, wx1 = (r + 1) * cell - wide_cut, (c + 1) * cell - wide_cut
                     wide, _ = _central_glyph(ink[wy0:wy1, wx0:wx1], pairs=pairs)
                     if wide.any() and not _touches_edge(wide):
-                        mask, (y0, x0, y1, x1) = wide, (wy0, wx0, wy1, wx1)
-                patch = stretched[y0:y1, x0:x1].copy()
+                        if plain is not None:
+                            plain[r, c] = crop(mask, *box)
+                        mask, box = wide, (wy0, wx0, wy1, wx1)
+                crops[r, c], whole = crop(mask, *box)
                 if keep_whole:
-                    wholes[r, c] = patch.copy()
-                if strokes is not None:
-                    mask = _with_faint(mask, ink[y0:y1, x0:x1], strokes[y0:y1, x0:x1])
-                patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
-                crops[r, c] = patch
+                    wholes[r, c] = whole
     return [[CellInk(height=h, p_filled=1.0 / (1.0 + math.exp(-(h - DIGIT_HEIGHT) / 0.025)), crop=crops.get((r, c)),
                      whole=wholes.get((r, c)))
              for c, h in enumerate(row)] for r, row in enumerate(heights)]
+
+
+def without_retrim(inks: list[list[CellInk]], plain: dict) -> list[list[CellInk]]:
+    """``inks`` (``measure``'s with ``retrim``) with the crops (and wholes) ``plain`` (its ``plain``) put back:
+    ``measure``'s without ``retrim`` (the glyphs' heights do not depend on it)."""
+    return [[dataclasses.replace(ink, crop=plain[r, c][0], whole=plain[r, c][1]) if (r, c) in plain else ink
+             for c, ink in enumerate(row)] for r, row in enumerate(inks)]
 
 
 Candidates = list[tuple[int | None, float]]  #: (value or None for empty, probability), best first

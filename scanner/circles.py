@@ -24,20 +24,27 @@ CIRCLE_SHARE = 0.75  #: share of a grid's marks that must be round for the grid 
 
 
 @dataclass(frozen=True)
-class Mark:
-    """A cell's mark: ``width`` and ``height`` as shares of the crop side, ``core`` the mean darkness (0 paper ..
-    1 ink) of its middle (a disc of 40 % of its radius) and ``rim`` the darkness of the ring of ink around it."""
+class Extent:
+    """A cell's mark's bounding box: ``width`` and ``height`` as shares of the crop side (``extent``); all
+    ``is_circle_grid`` looks at."""
 
     width: float
     height: float
-    core: float
-    rim: float
 
     @property
     def round(self) -> bool:
         lo, hi = ROUND_ASPECT
         return (lo <= self.width / max(self.height, 1e-9) <= hi
                 and min(self.width, self.height) >= ROUND_SPAN)
+
+
+@dataclass(frozen=True)
+class Mark(Extent):
+    """A cell's mark: its ``Extent`` (``width``, ``height``), ``core`` the mean darkness (0 paper .. 1 ink) of
+    its middle (a disc of 40 % of its radius) and ``rim`` the darkness of the ring of ink around it."""
+
+    core: float
+    rim: float
 
 
 ANGLES = 48  #: directions the radial profile is sampled in
@@ -89,18 +96,36 @@ def mark(crop: np.ndarray, dark: np.ndarray) -> Mark | None:
 
     The rim is the darkest radius (inked in every direction when the mark is a circle), the core the
     mean darkness inside 40 % of the mark's radius."""
-    ink = crop < 128
-    ys, xs = np.nonzero(ink)
-    if len(ys) == 0:
+    box = _ink_box(crop)
+    if box is None:
         return None
+    y0, y1, x0, x1 = box
     side = float(max(crop.shape))
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     centre = ((y0 + y1 - 1) / 2.0, (x0 + x1 - 1) / 2.0)
     radius = max((y1 - y0) + (x1 - x0), 2) / 4.0
     profile = radial_profile(dark, centre=centre)
     rim = float(profile[: int(radius * 1.15) + 1].max())
     core = float(profile[: max(1, int(0.4 * radius) + 1)].mean())
     return Mark(width=(x1 - x0) / side, height=(y1 - y0) / side, core=core, rim=rim)
+
+
+def extent(crop: np.ndarray) -> Extent | None:
+    """The ``Extent`` of a cell's mark in ``crop`` (as ``mark``'s: its ``width`` and ``height``), None when the
+    crop holds no ink -- without the radial profile, which a grid of digits never needs."""
+    box = _ink_box(crop)
+    if box is None:
+        return None
+    y0, y1, x0, x1 = box
+    side = float(max(crop.shape))
+    return Extent(width=(x1 - x0) / side, height=(y1 - y0) / side)
+
+
+def _ink_box(crop: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(y0, y1, x0, x1) bounding the ink (darker than 128) of ``crop`` (h, w) uint8, None when there is none."""
+    ys, xs = np.nonzero(crop < 128)
+    if len(ys) == 0:
+        return None
+    return ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
 
 
 RING_REACH = (0.2, 0.45)  #: radii (shares of a cell) a circle's ring is looked for at about a cell's centre
@@ -208,8 +233,9 @@ def disc_probability(contrast: float) -> float:
     return min(max(_sigmoid((contrast - DISC_CONTRAST) / DISC_SCALE), 1e-4), 1.0 - 1e-4)
 
 
-def is_circle_grid(marks: list[Mark | None]) -> bool:
-    """True when the marks of a grid's inked cells are circles (most of them round)."""
+def is_circle_grid(marks: list[Extent | None]) -> bool:
+    """True when the marks of a grid's inked cells are circles (most of them round): ``mark``'s or ``extent``'s
+    (the same ``round``)."""
     seen = [m for m in marks if m is not None]
     return len(seen) >= 2 and sum(m.round for m in seen) >= CIRCLE_SHARE * len(seen)
 

@@ -130,3 +130,23 @@ def test_measure_of_the_whole_grid_at_once_is_measure_cell_by_cell(monkeypatch):
                 assert (pa is None and pb is None) or (pa.shape == pb.shape and pa.tobytes() == pb.tobytes())
             found += a.crop is not None
     assert found > 300  # glyphs were there to measure
+
+
+def test_measure_with_retrim_gives_the_plain_crops_too():
+    # the Takuzu reader measures once with ``retrim`` and takes the plain measure from it (``plain``,
+    # ``cells.without_retrim``): the same cells, crops and wholes as measuring without ``retrim``
+    rng = np.random.default_rng(15)
+    looked_again = 0
+    for i in range(16):
+        n, cell = (16, 40) if i % 2 else (10, 40)
+        gray = _grid_picture(rng, n, cell)
+        opts = {"halo": 3} if i % 3 else {"trim": 0.07, "faint": 0.2, "halo": 7, "keep_whole": True}
+        plain: dict = {}
+        wide = cells.measure(gray, n, cell=cell, retrim=cells.WIDE_TRIM, plain=plain, **opts)
+        got, want = cells.without_retrim(wide, plain), cells.measure(gray, n, cell=cell, **opts)
+        for a, b in zip((x for row in got for x in row), (x for row in want for x in row)):
+            assert (a.height, a.p_filled) == (b.height, b.p_filled)
+            for pa, pb in ((a.crop, b.crop), (a.whole, b.whole)):
+                assert (pa is None and pb is None) or (pa.shape == pb.shape and pa.tobytes() == pb.tobytes())
+        looked_again += len(plain)
+    assert looked_again >= 10  # glyphs running into the trimmed-off margin were there

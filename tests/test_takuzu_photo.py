@@ -65,6 +65,25 @@ def test_rings_discs_and_digits_told_apart():
     assert not circles.is_circle_grid([zero, one, one, zero])
 
 
+def test_extent_is_the_marks_extent():
+    # the reader tells circles from digits by ``extent`` alone (no radial profile): the same width, height and
+    # roundness as ``mark``'s, and None where it is None
+    from scanner import cells
+
+    kinds = ["ring", "disc", "0", "1", "", "ring", "1"]
+    square = np.vstack([_cell_picture(kinds)] * len(kinds))
+    inks = cells.measure(square, len(kinds), cell=40)
+    dark = circles.darkness(square, cell=40)
+    for r, row in enumerate(inks):
+        for c, ink in enumerate(row):
+            if ink.crop is None:
+                continue
+            m, e = circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=40)), circles.extent(ink.crop)
+            assert (m is None) == (e is None)
+            if m is not None:
+                assert (e.width, e.height, e.round) == (m.width, m.height, m.round)
+    assert circles.extent(np.full((30, 30), 255, np.uint8)) is None
+
 def test_digit_candidates_keep_other_digits_out_of_the_likelihood():
     from scanner.cells import CellInk
 

@@ -341,15 +341,21 @@ class TakuzuReader:
         mesh_small, picture = dewarped(loaded, candidate, timer=timer)
         with timer.stage("ink"):
             stretched = local_contrast(picture, cell=READ_CELL)
-            inks = cells_stage.measure(stretched, n, cell=READ_CELL)
+            # measured once for both looks: as a circle print is (``inks``) and with a digit running into the
+            # trimmed-off margin looked at again (``first``, ``RETRIM``)
+            plain: dict = {}
+            first = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM, plain=plain)
+            inks = cells_stage.without_retrim(first, plain)
         with timer.stage("read"):
-            dark = circles.darkness(picture, cell=READ_CELL)
-            marks = [[circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=READ_CELL)) if ink.crop is not None else None
-                      for c, ink in enumerate(row)] for r, row in enumerate(inks)]
             glyphs: dict = {}
             turn_known = True
             settle = None  # a circle reading's turn still to be told by the page's words (``GridReading.settle``)
-            if circles.is_circle_grid([m for row in marks for m in row]):
+            # circles or digits, by the marks' extents alone (``circles.extent``: ``mark``'s without its radial
+            # profile, which only a circle grid needs)
+            if circles.is_circle_grid([circles.extent(ink.crop) for row in inks for ink in row if ink.crop is not None]):
+                dark = circles.darkness(picture, cell=READ_CELL)
+                marks = [[circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=READ_CELL))
+                          if ink.crop is not None else None for c, ink in enumerate(row)] for r, row in enumerate(inks)]
                 glyphs = GLYPHS_CIRCLES
                 samples = circles.centre_samples(dark, n, cell=READ_CELL)
                 profiles = circles.centre_profiles(dark, n, cell=READ_CELL, samples=samples)
@@ -386,7 +392,6 @@ class TakuzuReader:
                 # digits: a glyph running into the trimmed-off margin is looked at again, and so is an empty
                 # cell on the picture stretched over 2 cells (``ruled.second_look``): a digit in shadow or
                 # glare, paler than the grid's darkest print, falls short of the page-wide ink level
-                first = cells_stage.measure(stretched, n, cell=READ_CELL, retrim=RETRIM)
                 inks = second_look(picture, first, cell=READ_CELL, retrim=RETRIM)
                 faint = np.array([[a.crop is None and b.crop is not None for a, b in zip(ra, rb)]
                                   for ra, rb in zip(first, inks)])
