@@ -23,6 +23,7 @@ the whole lines, when needed, a few tens more).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -149,11 +150,21 @@ def aligned_profile(tile: np.ndarray, *, strips: int = STRIPS) -> np.ndarray:
     of squares), undoing what skew and curl are left after the frame warp."""
     h, w = tile.shape
     step = w // strips
-    parts = np.stack([tile[:, i * step:(i + 1) * step].sum(axis=1) for i in range(strips)]).astype(np.float32)
+    # the strips' row sums (whole numbers: summed in any order, the same)
+    parts = tile[:, :strips * step].reshape(h, strips, step).sum(axis=2).T.astype(np.float32)  # (strips, h)
+    totals = parts[_strip_rows(h, strips)].sum(axis=1)  # (slopes, h)
+    return totals[int(np.argmax((totals * totals).sum(axis=1)))]
+
+
+@functools.lru_cache(maxsize=64)
+def _strip_rows(h: int, strips: int) -> tuple[np.ndarray, np.ndarray]:
+    """(strip index (1, strips, 1), row index (slopes, strips, h)) picking, for every slope of ``SLOPES``,
+    strip i's row y + its shift, wrapped (``aligned_profile``; the same for every tile of a frame)."""
     shifts = np.round(SLOPES[:, None] * (np.arange(strips) - (strips - 1) / 2.0)).astype(int)  # (slopes, strips)
     rows = (np.arange(h)[None, None, :] + shifts[:, :, None]) % h  # strip i's row y + shift, wrapped
-    totals = parts[np.arange(strips)[None, :, None], rows].sum(axis=1)  # (slopes, h)
-    return totals[int(np.argmax((totals * totals).sum(axis=1)))]
+    which = np.arange(strips)[None, :, None]
+    which.flags.writeable = rows.flags.writeable = False
+    return which, rows
 
 
 #: offsets (line standard deviations) from a text line's centroid at which its profile is sampled above and below
