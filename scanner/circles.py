@@ -109,6 +109,35 @@ def mark(crop: np.ndarray, dark: np.ndarray) -> Mark | None:
     return Mark(width=(x1 - x0) / side, height=(y1 - y0) / side, core=core, rim=rim)
 
 
+def marks(crops: list[np.ndarray], darks: list[np.ndarray]) -> list[Mark | None]:
+    """``[mark(crop, dark) for crop, dark in zip(crops, darks)]``, the radial profiles of all the cells gathered
+    and their medians taken at once when the interiors ``darks`` share one shape (a grid's cells do): the same
+    indices, values and medians, row by row."""
+    boxes = [_ink_box(crop) for crop in crops]
+    todo = [i for i, box in enumerate(boxes) if box is not None]
+    if len({darks[i].shape for i in todo}) != 1:
+        return [mark(crop, dark) for crop, dark in zip(crops, darks)]
+    h, w = darks[todo[0]].shape
+    stack = np.stack([darks[i] for i in todo])  # (k, h, w)
+    # each cell's centre as ``mark`` takes it (float64 of the box's whole-numbered bounds)
+    cy = np.array([(boxes[i][0] + boxes[i][1] - 1) / 2.0 for i in todo], np.float64)[:, None, None]
+    cx = np.array([(boxes[i][2] + boxes[i][3] - 1) / 2.0 for i in todo], np.float64)[:, None, None]
+    radii = np.arange(0, max(h, w) // 2 + 1, dtype=np.float32)
+    theta = np.linspace(0, 2 * np.pi, ANGLES, endpoint=False, dtype=np.float32)
+    ys = np.clip(np.round(cy + (radii[:, None] * np.sin(theta)[None, :])[None]).astype(int), 0, h - 1)
+    xs = np.clip(np.round(cx + (radii[:, None] * np.cos(theta)[None, :])[None]).astype(int), 0, w - 1)
+    profiles = np.median(stack[np.arange(len(todo))[:, None, None], ys, xs], axis=2)  # (k, R)
+    out: list[Mark | None] = [None] * len(crops)
+    for profile, i in zip(profiles, todo):
+        y0, y1, x0, x1 = boxes[i]
+        side = float(max(crops[i].shape))
+        radius = max((y1 - y0) + (x1 - x0), 2) / 4.0
+        rim = float(profile[: int(radius * 1.15) + 1].max())
+        core = float(profile[: max(1, int(0.4 * radius) + 1)].mean())
+        out[i] = Mark(width=(x1 - x0) / side, height=(y1 - y0) / side, core=core, rim=rim)
+    return out
+
+
 def extent(crop: np.ndarray) -> Extent | None:
     """The ``Extent`` of a cell's mark in ``crop`` (as ``mark``'s: its ``width`` and ``height``), None when the
     crop holds no ink -- without the radial profile, which a grid of digits never needs."""

@@ -211,6 +211,7 @@ def test_aligned_profile_is_the_stepwise_one():
         h, w = int(rng.integers(8, 200)), int(rng.integers(8, 400))
         tile = rng.random((h, w)) < rng.uniform(0.02, 0.4)
         tile[rng.integers(0, h, 3)] = True  # a few inked rows: lines
-        for t, strips in ((tile, orient.STRIPS), (np.rot90(tile, k=1), orient.STRIPS), (tile, int(rng.integers(2, 17)))):
+        turned = np.rot90(tile, k=1)
+        for t, strips in ((tile, orient.STRIPS), (turned, orient.STRIPS), (tile, int(rng.integers(2, 17)))):
             got, want = orient.aligned_profile(t, strips=strips), _aligned_profile_stepwise(t, strips=strips)
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes()

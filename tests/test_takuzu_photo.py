@@ -367,3 +367,29 @@ def test_a_floor_above_every_reading_gives_none_and_one_below_changes_nothing(tm
     assert takuzu.READER.read(loaded, cand, engine, timer=Timer(), floor=best + 1.0) == []
     below = takuzu.READER.read(loaded, cand, engine, timer=Timer(), floor=best - 1.0)
     assert [(r.turn, r.log_likelihood()) for r in below] == [(r.turn, r.log_likelihood()) for r in free]
+
+
+def test_marks_at_once_are_marks_one_by_one():
+    # the reader measures a circle grid's marks together (``circles.marks``): the same ``Mark`` as ``mark``
+    # cell by cell, to the last bit, on circles, digits and random blots (and None where it gives None)
+    from scanner import cells
+
+    kinds = ["ring", "disc", "0", "1", "", "ring", "disc", "1"]
+    square = np.vstack([_cell_picture(kinds)] * len(kinds))
+    inks = cells.measure(square, len(kinds), cell=40)
+    dark = circles.darkness(square, cell=40)
+    at = [(r, c) for r, row in enumerate(inks) for c, ink in enumerate(row) if ink.crop is not None]
+    crops = [inks[r][c].crop for r, c in at]
+    darks = [circles.cell_interior(dark, r, c, cell=40) for r, c in at]
+    rng = np.random.default_rng(4)
+    for _ in range(40):  # blots anywhere in the crop, off centre, and one crop with no ink
+        crop = np.full((32, 32), 255, np.uint8)
+        y, x = rng.integers(0, 28, 2)
+        crop[y:y + rng.integers(1, 20), x:x + rng.integers(1, 20)] = rng.integers(0, 127)
+        crops.append(crop)
+        darks.append(rng.random((32, 32)).astype(np.float32))
+    crops.append(np.full((32, 32), 255, np.uint8))
+    darks.append(np.zeros((32, 32), np.float32))
+    want = [circles.mark(crop, d) for crop, d in zip(crops, darks)]
+    assert circles.marks(crops, darks) == want
+    assert want[-1] is None and sum(m is not None and m.round for m in want) >= 4

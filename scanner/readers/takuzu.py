@@ -352,10 +352,13 @@ class TakuzuReader:
             settle = None  # a circle reading's turn still to be told by the page's words (``GridReading.settle``)
             # circles or digits, by the marks' extents alone (``circles.extent``: ``mark``'s without its radial
             # profile, which only a circle grid needs)
-            if circles.is_circle_grid([circles.extent(ink.crop) for row in inks for ink in row if ink.crop is not None]):
+            if circles.is_circle_grid([circles.extent(ink.crop) for row in inks for ink in row
+                                       if ink.crop is not None]):
                 dark = circles.darkness(picture, cell=READ_CELL)
-                marks = [[circles.mark(ink.crop, circles.cell_interior(dark, r, c, cell=READ_CELL))
-                          if ink.crop is not None else None for c, ink in enumerate(row)] for r, row in enumerate(inks)]
+                inked = [(r, c) for r, row in enumerate(inks) for c, ink in enumerate(row) if ink.crop is not None]
+                interiors = [circles.cell_interior(dark, r, c, cell=READ_CELL) for r, c in inked]
+                shaped = dict(zip(inked, circles.marks([inks[r][c].crop for r, c in inked], interiors)))
+                marks = [[shaped.get((r, c)) for c in range(n)] for r in range(n)]  # (measured together)
                 glyphs = GLYPHS_CIRCLES
                 samples = circles.centre_samples(dark, n, cell=READ_CELL)
                 profiles = circles.centre_profiles(dark, n, cell=READ_CELL, samples=samples)
