@@ -346,3 +346,25 @@ def test_no_contour_encloses_more_than_its_point_count_allows():
     cv2.fillConvexPoly(diamond, np.array([[30, 5], [55, 30], [30, 55], [5, 30]], np.int32), 255)
     [c] = cv2.findContours(diamond, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0]
     assert 0.7 * len(c) ** 2 / 6.28 < cv2.contourArea(c) <= len(c) ** 2 / 6.28
+
+
+def test_a_grid_whose_thin_lines_glare_washed_out_in_its_middle_is_counted_strip_by_strip():
+    # glare on a photo: the thin inner lines vanish in a disc over the middle of an 18 x 18 grid (the bold
+    # border and the lines beside the disc stay): no row or column shows its line over most of its length
+    img = _page((700, 700))
+    n, cell, x0, y0 = 18, 26, 116, 116
+    corners = _lattice(img, n, x0, y0, cell, ink=60, thick=1, border=3)
+    centre = (x0 + n * cell // 2, y0 + n * cell // 2)
+    washed = np.zeros_like(img)
+    cv2.circle(washed, centre, int(0.3 * n * cell), 255, -1)
+    img[washed > 0] = 252
+    assert grid_find.count_cells(*grid_find.line_profiles(grid_find.ink_mask(
+        grid_find.rectify_square(img, corners, side=480, margin=0.03 * 480), block=31, offset=6)),
+        span=(0.03 * 480, 479 - 0.03 * 480))[0] == 0  # the whole lines do not show
+    assert grid_find.check(img, corners)[0] == n
+    # lines in one corner strip only, the rest of the page bare: still no grid
+    bare = _page((700, 700))
+    for i in range(n + 1):
+        cv2.line(bare, (x0, y0 + i * cell), (x0 + 100, y0 + i * cell), 60, 1)
+    assert grid_find.check(bare, corners)[0] == 0
+
