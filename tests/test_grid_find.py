@@ -368,3 +368,19 @@ def test_a_grid_whose_thin_lines_glare_washed_out_in_its_middle_is_counted_strip
         cv2.line(bare, (x0, y0 + i * cell), (x0 + 100, y0 + i * cell), 60, 1)
     assert grid_find.check(bare, corners)[0] == 0
 
+
+def test_an_outline_with_a_corner_cut_off_is_completed_to_its_grid():
+    # glare on a curled page's corner: the border and the lines fade there, and the ink's outline cuts across
+    img = _page((800, 800))
+    n, cell, x0, y0 = 16, 30, 150, 150
+    corners = _lattice(img, n, x0, y0, cell, ink=40, thick=1, border=3)
+    side = n * cell
+    cut = np.array([[x0 + side - 100, y0 - 10], [x0 + side + 10, y0 - 10], [x0 + side + 10, y0 + 100]], np.int32)
+    cv2.fillPoly(img, [cut], PAPER)  # the corner's ink gone (its inner lines too)
+    contour = np.array([[x0, y0], [x0 + side - 95, y0], [x0 + side, y0 + 95], [x0 + side, y0 + side],
+                        [x0, y0 + side]], np.int32).reshape(-1, 1, 2)
+    completed = grid_find._cut_corner_quad(contour)
+    assert completed is not None and np.abs(completed - corners).max() < 2
+    assert grid_find._cut_corner_quad(corners.astype(np.int32).reshape(-1, 1, 2)) is None  # a square: nothing cut
+    assert any(np.abs(q - corners).max() < 4 for q in grid_find.quads(img))  # the page's outline, completed
+    assert _found(img, corners, n)
