@@ -452,6 +452,19 @@ def centred_outline(gray: np.ndarray, quad: np.ndarray, *, rectified: tuple | No
     return centred if _sides_ok(centred) else None
 
 
+#: ... or at least this for an even n: no boxes print's lattice (2n - 1 a side: odd) is among them. Ruled lines
+#: blurred across (motion blur) or washed out by glare over part of the grid: dev 2916000 (16 x 16) and 2920005
+#: (20 x 20), a bold border and thin lines, 0.48 and 0.55; a frame around a grid and its title falls far short (0.28)
+CENTRE_FAINT = 0.4
+
+
+def _solid_enough(lines: tuple[np.ndarray, np.ndarray], n: int) -> bool:
+    """Whether a centred n x n lattice, its check profiles ``lines`` (rows, cols), shows ruled lines: ``solid``
+    at CENTRE_SOLID, or at CENTRE_FAINT when n is even."""
+    least = solid(lines, n)
+    return least >= CENTRE_SOLID or (n % 2 == 0 and least >= CENTRE_FAINT)
+
+
 def solid(lines: tuple[np.ndarray, np.ndarray], n: int) -> float:
     """The ink of the faintest of the n - 1 inner lines of an n x n lattice in both profiles ``lines`` (rows,
     cols) of a check square (share of the line's length): about 0.95 for ruled lines; 0.65-0.8 where a boxes
@@ -985,7 +998,7 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         if centred is None:
             continue
         n, score, lines, bent = _check(gray, centred, sizes=sizes, bent_too=False)  # (straight lines only)
-        if n and not bent and score >= SEARCH_SCORE and solid(lines, n) >= CENTRE_SOLID:
+        if n and not bent and score >= SEARCH_SCORE and _solid_enough(lines, n):
             _keep(kept, Candidate(quad=centred, size=n, score=score, area=float(cv2.contourArea(centred)),
                                   lines=lines))
     kept.sort(key=lambda k: -k.area)

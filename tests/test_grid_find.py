@@ -384,3 +384,24 @@ def test_an_outline_with_a_corner_cut_off_is_completed_to_its_grid():
     assert grid_find._cut_corner_quad(corners.astype(np.int32).reshape(-1, 1, 2)) is None  # a square: nothing cut
     assert any(np.abs(q - corners).max() < 4 for q in grid_find.quads(img))  # the page's outline, completed
     assert _found(img, corners, n)
+
+
+def _profiles(n: int, inner: float) -> tuple[np.ndarray, np.ndarray]:
+    """Check-square profiles (rows, cols) of an n x n lattice: bold border lines, inner lines of ``inner`` ink."""
+    side, margin = grid_find.CHECK_SIDE, grid_find.CHECK_MARGIN * grid_find.CHECK_SIDE
+    step = (side - 1 - 2 * margin) / n
+    rows = np.full(side, 0.2)
+    for i in range(n + 1):
+        at = int(round(margin + i * step))
+        rows[at - 1:at + 2] = 0.95 if i in (0, n) else inner
+    return rows, rows.copy()
+
+
+def test_a_centred_even_lattice_of_faint_ruled_lines_is_taken_and_an_odd_one_is_not():
+    # a bold border's centred outline around thin lines blurred or washed out (their faintest at 0.48-0.55 on dev
+    # 2916000 / 2920005): an even size is no boxes print's 2n - 1 lattice, so faint lines are taken
+    assert grid_find._solid_enough(_profiles(16, 0.5), 16)
+    assert grid_find._solid_enough(_profiles(20, 0.55), 20)
+    assert not grid_find._solid_enough(_profiles(11, 0.7), 11)  # a 6 x 6 boxes print's edges: odd, refused
+    assert grid_find._solid_enough(_profiles(9, 0.9), 9)  # solid ruled lines: any size
+    assert not grid_find._solid_enough(_profiles(18, 0.28), 18)  # a frame around a grid and its title
