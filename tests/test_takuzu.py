@@ -379,3 +379,33 @@ def test_shared_collection_first_puzzles(name):
 @pytest.mark.parametrize("name", TAKUZU_FILES)
 def test_shared_collection_every_puzzle(name):
     _check_collection(name, None)
+
+
+
+def test_a_random_fill_that_runs_too_long_starts_afresh(monkeypatch):
+    """A try that probes ``RESTART_WORK`` lines without a grid is dropped and the fill starts again, the same
+    rng going on, and gives a valid grid; a fill within the budget is the one an unbounded search gives."""
+    import random
+
+    from solver.takuzu import search
+
+    real, budgets = search.search, []
+
+    def first_try_runs_long(*args, **kwargs):
+        budgets.append(kwargs["budget"])
+        if len(budgets) == 1:
+            raise search.OverBudget
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search, "search", first_try_runs_long)
+    grid = search.random_solution(12, random.Random(5))
+    assert budgets == [search.RESTART_WORK] * 2
+    assert T.is_solution(Puzzle(kind="takuzu", size=12, givens=[[None] * 12 for _ in range(12)]), grid)
+    monkeypatch.setattr(search, "search", real)
+
+    bounded = search.random_solution(16, random.Random("takuzu-16-1"))
+    st, table = search.initial_state([[None] * 16 for _ in range(16)])
+    search.propagate(st, set(range(32)), table)
+    rng = random.Random("takuzu-16-1")
+    unbounded, _ = search.search(st, table, limit=1, order=lambda ks: (rng.shuffle(ks), ks)[1])
+    assert bounded == unbounded[0]
