@@ -228,7 +228,7 @@ def encode_changed(previous: bytes, image: np.ndarray, top: int, bottom: int, *,
     differs from ``image`` (H, W, 3) only in the rows ``top`` .. ``bottom - 1`` (another puzzle's answer drawn
     into the page): the rows of MCUs holding no changed pixel are taken from ``previous``'s scan (each is one
     restart interval, coded afresh) and only those covering the change are encoded (in two parts at once when
-    large enough), from a row of MCUs that is a multiple of 8 (the restart markers count 0..7). Encoded whole
+    large enough); the restart markers (counting 0..7) are written afresh between the rows. Encoded whole
     when ``previous`` is not laid out so (a small picture, a picture encoded in one piece), or not ``split``
     (then as ``encode_jpeg``: in one piece)."""
     h, w = image.shape[:2]
@@ -243,10 +243,10 @@ def encode_changed(previous: bytes, image: np.ndarray, top: int, bottom: int, *,
     if got is None:
         return encode_jpeg(image, quality=quality)
     head, pieces = got
-    start = top // (8 * mcu) * (8 * mcu)  # the first row of MCUs encoded: 8 rows of MCUs to a marker cycle
+    start = top // mcu * mcu  # the first row of MCUs encoded (its marker is numbered as in the whole file below)
     stop = min(h, -(-bottom // mcu) * mcu)  # past the last changed row of MCUs
     params = [cv2.IMWRITE_JPEG_QUALITY, quality, cv2.IMWRITE_JPEG_RST_INTERVAL, -(-w // mcu)]
-    middle = start + max(1, int(round((stop - start) / 2 / (8 * mcu)))) * 8 * mcu
+    middle = start + max(1, int(round((stop - start) / 2 / mcu))) * mcu
     bands = [(start, middle), (middle, stop)] if middle < stop and (stop - start) * w >= SPLIT_PIXELS // 2 \
         else [(start, stop)]
     encoded: list = [None] * len(bands)

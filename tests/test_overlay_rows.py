@@ -17,6 +17,8 @@ def _page(shape, seed=1):
     ((1601, 1299), (0, 40)),         # at the top
     ((1601, 1299), (1580, 1601)),    # at the bottom, its last row of MCUs part-filled
     ((1601, 1299), (127, 129)),      # across a marker cycle's first row
+    ((1601, 1299), (200, 260)),      # from a row of MCUs inside a marker cycle (MCU row 12)
+    ((2048, 1536), (420, 1900)),     # two parts, neither starting a marker cycle
     ((2048, 1536), (300, 1900)),     # most of the picture: encoded in two parts at once
     ((2048, 1536), (0, 2048)),       # all of it
 ])
