@@ -100,10 +100,15 @@ def mark(crop: np.ndarray, dark: np.ndarray) -> Mark | None:
     if box is None:
         return None
     y0, y1, x0, x1 = box
+    return _mark_of(crop, box, radial_profile(dark, centre=((y0 + y1 - 1) / 2.0, (x0 + x1 - 1) / 2.0)))
+
+
+def _mark_of(crop: np.ndarray, box: tuple[int, int, int, int], profile: np.ndarray) -> Mark:
+    """The ``Mark`` of ``crop`` whose ink spans ``box`` (``_ink_box``), from the radial ``profile`` (R,) of its
+    interior about the box's centre: the rim the darkest radius, the core the mean inside 40 % of the radius."""
+    y0, y1, x0, x1 = box
     side = float(max(crop.shape))
-    centre = ((y0 + y1 - 1) / 2.0, (x0 + x1 - 1) / 2.0)
     radius = max((y1 - y0) + (x1 - x0), 2) / 4.0
-    profile = radial_profile(dark, centre=centre)
     rim = float(profile[: int(radius * 1.15) + 1].max())
     core = float(profile[: max(1, int(0.4 * radius) + 1)].mean())
     return Mark(width=(x1 - x0) / side, height=(y1 - y0) / side, core=core, rim=rim)
@@ -129,12 +134,7 @@ def marks(crops: list[np.ndarray], darks: list[np.ndarray]) -> list[Mark | None]
     profiles = np.median(stack[np.arange(len(todo))[:, None, None], ys, xs], axis=2)  # (k, R)
     out: list[Mark | None] = [None] * len(crops)
     for profile, i in zip(profiles, todo):
-        y0, y1, x0, x1 = boxes[i]
-        side = float(max(crops[i].shape))
-        radius = max((y1 - y0) + (x1 - x0), 2) / 4.0
-        rim = float(profile[: int(radius * 1.15) + 1].max())
-        core = float(profile[: max(1, int(0.4 * radius) + 1)].mean())
-        out[i] = Mark(width=(x1 - x0) / side, height=(y1 - y0) / side, core=core, rim=rim)
+        out[i] = _mark_of(crops[i], boxes[i], profile)
     return out
 
 
