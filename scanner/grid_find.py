@@ -68,11 +68,14 @@ def order_corners(points: np.ndarray) -> np.ndarray:
     return np.roll(pts, -start, axis=0)
 
 
+HULL_TOLERANCES = (0.01, 0.02, 0.03, 0.045, 0.06)  #: shares of the hull's perimeter an outline is simplified by
+
+
 def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
     """The 4-corner approximation (4, 2) of a contour's convex hull, or None when it is not quad-like."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
-    for eps in (0.01, 0.02, 0.03, 0.045, 0.06):
+    for eps in HULL_TOLERANCES:
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
             break
@@ -98,7 +101,7 @@ def _cut_corner_quad(contour: np.ndarray) -> np.ndarray | None:
     the corner adds more than ``CUT_CORNER`` of its area."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
-    for eps in (0.01, 0.02, 0.03, 0.045, 0.06):  # (the tolerances ``_quad_from_contour`` tries)
+    for eps in HULL_TOLERANCES:
         approx = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float64)
         if len(approx) <= 5:
             break
