@@ -41,8 +41,9 @@ def test_blas_is_alone_inside_and_as_before_after(blas_threads):
 
 
 def test_the_classifiers_products_are_the_same_alone(blas_threads):
-    """The premise: OpenBLAS sums each output on one thread however many it shares the rows out to (an
-    upgrade that split the sums would move results between machines)."""
+    """Alone, the products are repeatable and equal the shared ones to float32 rounding: OpenBLAS's kernels may
+    sum a row in another order when the rows are shared between threads, or when a row sits elsewhere in the
+    batch (seen with OpenBLAS 0.3.31 on an AVX2 AMD EPYC), so the readings promise closeness, not bits."""
     blas_threads(2)
     model = classifier.load_model()
     rng = np.random.default_rng(5)
@@ -51,7 +52,9 @@ def test_the_classifiers_products_are_the_same_alone(blas_threads):
         shared = model.probabilities(x)
         with classifier.blas_alone():
             alone = model.probabilities(x)
-        assert np.array_equal(shared, alone)
+            again = model.probabilities(x)
+        assert np.array_equal(alone, again)
+        np.testing.assert_allclose(shared, alone, rtol=1e-4, atol=1e-7)
 
 
 def test_overlapping_blocks_of_two_threads_restore_once_the_last_leaves(blas_threads):

@@ -99,8 +99,8 @@ class ClassifierEngine:
 
     def grid_reference(self, cells: list[np.ndarray]) -> float:
         """The typical glyph contrast (``features.grid_reference``) of a grid's ``cells``: what ``read`` compares
-        each glyph's contrast with when no ``reference`` is given. Given to ``read``, a cell reads the same
-        whichever of the grid's cells share its batch (a sample of them first, the rest only when needed)."""
+        each glyph's contrast with when no ``reference`` is given. Given to ``read``, a cell reads the same (to float
+        rounding) whichever of the grid's cells share its batch (a sample of them first, the rest only when needed)."""
         return grid_reference(self.glyphs(cells))
 
     def probabilities(self, cells: list[np.ndarray], *, model: MLP | None = None,
@@ -175,7 +175,8 @@ def blas_alone():
     The classifier multiplies a grid's few hundred feature rows at most: OpenBLAS shares even 12 rows out
     between its threads, and on a busy machine the caller then waits for a helper thread the system has not
     scheduled (12 rows: ~0.1 ms alone, 6-24 ms so, measured while other processes kept both cores busy).
-    Each output is summed by one thread either way, so the products are the same."""
+    The products equal the shared ones to float32 rounding (some OpenBLAS kernels sum a row in another order
+    when the rows are shared out, or by the row's place in the batch: seen with OpenBLAS 0.3.31 on AVX2)."""
     local = _blas_local_threads()
     if local is None:
         yield
