@@ -215,6 +215,24 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
     return Glyph(image, stats, False)
 
 
+#: ``encloses_hole``: the glyph's ink is its pixels above this (of 0..1): low enough that the thin, blurred ring of
+#: a small 0 stays closed (on 4648 dev Takuzu cells, 0s at 0.15: 99.5 % enclose a hole, at 0.5: 92 %)
+HOLE_INK = 0.15
+#: ``encloses_hole``: the least paper (pixels of the ``SIDE`` square) the ink must enclose (a 1 in 2398 enclosed one)
+HOLE_PIXELS = 2
+
+
+def encloses_hole(glyph: Glyph) -> bool:
+    """Whether ``glyph``'s ink encloses paper (a 0, 6, 8, 9 or 4 does; a 1, 2, 3, 5 or 7 does not): the pixels
+    not inked and not reached from the picture's edge through other such pixels (4-connected), at least
+    ``HOLE_PIXELS`` of them."""
+    if glyph.blank:
+        return False
+    paper = np.pad((glyph.image <= HOLE_INK).astype(np.uint8), 1, constant_values=1)
+    cv2.floodFill(paper, None, (0, 0), 0, flags=4)
+    return int(paper.sum()) >= HOLE_PIXELS
+
+
 def normalise_all(cells: list[np.ndarray], *, side: int = SIDE, inner: int = INNER) -> list[Glyph]:
     """``[normalise(cell) for cell in cells]``, OpenCV kept to the calling thread (``cells.opencv_alone``)."""
     with opencv_alone():
