@@ -46,6 +46,7 @@ BOUND_CELLS = 81
 MAX_ALTERNATIVES = 30  #: runner-ups considered (the cheapest)
 MAX_KNOWN = 256  #: grids kept to show later readings ambiguous without the solver (``Witnesses``)
 MIN_ALT_P = 1e-4  #: runner-ups less likely than this are never tried
+MISSED_TRIES = 40  #: ``missed_rival``: the missed marks looked at, at most
 
 
 @dataclass
@@ -322,10 +323,65 @@ def revise(
     rel_changes = [(relation_cands[i][0], raw_ops[i], op) for i, op in sorted(new_ops.items())]
     extra = dict(solves=solves, relations=relations, relation_changes=rel_changes, ended=ended, nodes=nodes,
                  tries=tries, proven=proven)
-    if any(f[0] - cost <= rival_margin and f[2].solution != result.solution for f in found[1:]):
+    if any(f[0] - cost <= rival_margin and f[2].solution != result.solution for f in found[1:]) or (
+            first_result is not None and first_result.status == "ambiguous"
+            and missed_rival(cands, relation_cands, raw, raw_ops, result.solution, make_puzzle, solve, clash=clash,
+                             within=cost + rival_margin, known=known,
+                             deadline=time.thread_time() + cpu_bound(len(cands)))):
         return Revision("unreadable", grid, result, changes, cost,
                         reason="two different readings of the photo both make a valid puzzle", **extra)
     return Revision("solved", grid, result, changes, cost, **extra)
+
+
+def missed_rival(cands: list[list[Candidates]], relation_cands: RelationCandidates, raw: Grid, raw_ops: list,
+                 chosen: Grid, make_puzzle, solve, *, within: float, clash=None, known: Witnesses | None = None,
+                 deadline: float = math.inf, limit: int = MISSED_TRIES) -> bool:
+    """Whether one mark the raw reading (``raw``, ``raw_ops``: ambiguous) missed, at a cost (log-odds, as
+    ``alternatives``) of ``within`` or less, makes a valid puzzle whose solution is not ``chosen`` (the
+    revision's): a given in an empty cell, or a sign on a pair read without one, that ``chosen`` breaks. The
+    ``limit`` cheapest are looked at, until this thread's CPU clock passes ``deadline``; those two grids
+    ``known`` solve (``Witnesses``) are ambiguous without the solver.
+
+    ``revise`` looks for rivals among the cheapest ``MAX_ALTERNATIVES`` runner-ups up to ``MAX_COST``; an
+    ambiguous reading lacks marks, and the cells and gaps of a big grid each leave a faint chance of one, so
+    the mark the photo hides may lie past both while a speck's chance picked the revision (a 16 x 16 circle
+    print's given washed out by glare, 0.0012 a 0, the 31st runner-up, lost to a speck's 0.0038 that picked
+    the other solution)."""
+    marks = []
+    for r, row in enumerate(raw):
+        for c, value in enumerate(row):
+            if value is None:
+                marks += [(_option_cost(cands[r][c], v), (r, c), v) for v, _ in cands[r][c]
+                          if v is not None and v != chosen[r][c]]
+    for i, (((a, b), options), op) in enumerate(zip(relation_cands, raw_ops)):
+        if op is None:
+            marks += [(_option_cost(options, mark), ("pair", i), mark) for mark in ("<", ">")
+                      if not Relation(a, b, mark).holds(chosen[a[0]][a[1]], chosen[b[0]][b[1]])]
+    for _, slot, value in sorted(m for m in marks if m[0] <= within)[:limit]:
+        grid, ops = [list(row) for row in raw], list(raw_ops)
+        if slot[0] == "pair":
+            ops[slot[1]] = value
+        else:
+            grid[slot[0]][slot[1]] = value
+        if time.thread_time() > deadline:
+            break
+        puzzle = make_puzzle(grid, _relations(relation_cands, ops))
+        if (clash is not None and clash(puzzle) is not None) or (known is not None and known.two_solve(puzzle, grid)):
+            continue
+        result = solve(puzzle)
+        if result.status == "solved" and result.solution != chosen:
+            return True
+        if known is not None:
+            for solution in result.solutions:
+                known.add(solution)
+    return False
+
+
+def _option_cost(options: list, value) -> float:
+    """The log-odds of ``value`` against the best of ``options`` ([(value, p), ...] best first: a cell's
+    candidates or a pair's signs); inf below ``MIN_ALT_P``."""
+    p = dict(options).get(value, 0.0)
+    return math.log(options[0][1] / p) if p >= MIN_ALT_P else math.inf
 
 
 def clash_cores(grid: Grid, clashes: Callable[[frozenset], bool], *, limit: int) -> list[frozenset]:

@@ -219,3 +219,38 @@ def test_symmetric_grids_keep_the_rules():
         variants = revise.symmetric(solution)
         assert variants[0] == solution and len(variants) == len({str(v) for v in variants}) > 1
         assert all(kind.is_solution(empty, v) for v in variants)
+
+
+def _washed_out_given():
+    """An 8x8 Takuzu reading that missed one given (washed out: 0.0012 that it holds its value) and saw a speck
+    (0.0038 of the other value) in an empty cell where the puzzle's second solution differs: the speck alone
+    makes a valid puzzle, of the wrong solution. (cands, make, true solution, the missed cell)."""
+    puzzle = kinds.get("takuzu").generate(8, seed=1)
+    grid = puzzle.copy_grid()
+    truth = solve(puzzle).solution
+    missed, speck = (0, 0), (7, 0)  # found by search: without (0, 0) the puzzle has a second solution that the
+    # value at (7, 0) picks
+    cands = [[[(v, 1.0)] if v is not None else [(None, 1.0)] for v in row] for row in grid]
+    cands[missed[0]][missed[1]] = [(None, 0.9988), (truth[missed[0]][missed[1]], 0.0012)]
+    cands[speck[0]][speck[1]] = [(None, 0.9962), (1 - truth[speck[0]][speck[1]], 0.0038)]
+
+    def make(g, relations=()):
+        return Puzzle("takuzu", 8, g)
+    return cands, make, truth, missed
+
+
+def test_a_speck_that_picks_one_solution_of_an_ambiguous_reading_is_not_trusted_over_a_missed_given():
+    cands, make, truth, (r, c) = _washed_out_given()
+    rev = revise.revise(cands, make, solve)
+    # the speck (cost 5.6, within MAX_COST) is the only runner-up the search tries; the washed-out given (6.7)
+    # lies past MAX_COST, but is a rival within RIVAL_MARGIN: two readings, two solutions
+    [((sr, sc), _, value)] = rev.changes
+    assert rev.status == "unreadable" and "two different readings" in rev.reason and value != truth[sr][sc]
+    # a given less likely than the margin allows is no rival: the speck's reading stands
+    cands[r][c] = [(None, 0.99995), (truth[r][c], revise.MIN_ALT_P * 1.5)]
+    assert revise.revise(cands, make, solve).status == "solved"
+    # and with no speck at all, the missed given is put back
+    cands[r][c] = [(None, 0.9), (truth[r][c], 0.1)]
+    cands[7][0] = [(None, 1.0)]
+    rev = revise.revise(cands, make, solve)
+    assert rev.status == "solved" and rev.result.solution == truth
