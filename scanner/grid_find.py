@@ -1009,23 +1009,33 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
 
 
 def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes,
-            replacing: Candidate | None = None) -> bool:
+            replacing: Candidate | None = None, grow: bool = True) -> bool:
     """Check the lattices proposed in and around ``frame`` (``lattices_near``); the best confirmed one that
     lies on no found grid (but ``replacing``, the candidate whose outline ``frame`` is) is kept (``_keep``).
-    Returns whether one was."""
-    best = None
+    When none is, but one showed its lines clearly only for them to run on past its ends, the grid is larger
+    than it (a cluster of cells bounded by marks): with ``grow``, the lattices in and around that one are
+    checked the same way. Returns whether one was kept."""
+    best, larger = None, None
     for inner in lattices_near(gray, frame, sizes=sizes):
         if not _sides_ok(inner) or cv2.contourArea(inner) < MIN_AREA_FRACTION * gray.size:
             continue
         if any(overlap_share(inner, k.quad) > 0.2 for k in kept if k is not replacing):
             continue  # puzzles do not overlap: a lattice partly on a found grid is that grid shifted
         n, score, lines, bent = _check(gray, inner, sizes=sizes)
-        if n and score >= SEARCH_SCORE and (best is None or score > best.score) and _ends_clean(gray, inner, n):
+        if not n or score < SEARCH_SCORE:
+            continue
+        if not _ends_clean(gray, inner, n):
+            if larger is None or score > larger[0]:
+                larger = (score, inner)
+        elif best is None or score > best.score:
             best = Candidate(quad=inner, size=n, score=score, area=float(cv2.contourArea(inner)), lines=lines,
                              bent=bent)
     if best is not None:  # of the lattices confirmed, the one whose lines show most clearly (a lattice taking in
         _keep(kept, best)  # a title bar's edge or the page's as one more line shows them less clearly)
-    return best is not None
+        return True
+    if grow and larger is not None:  # (an 8 x 8 circle print's 6 x 6 cluster: a 7 x 7 lattice, then the 8 x 8)
+        return _search(gray, larger[1], kept, sizes=sizes, replacing=replacing, grow=False)
+    return False
 
 
 def _ends_clean(gray: np.ndarray, quad: np.ndarray, n: int) -> bool:

@@ -405,3 +405,21 @@ def test_a_centred_even_lattice_of_faint_ruled_lines_is_taken_and_an_odd_one_is_
     assert not grid_find._solid_enough(_profiles(11, 0.7), 11)  # a 6 x 6 boxes print's edges: odd, refused
     assert grid_find._solid_enough(_profiles(9, 0.9), 9)  # solid ruled lines: any size
     assert not grid_find._solid_enough(_profiles(18, 0.28), 18)  # a frame around a grid and its title
+
+
+def test_a_lattice_whose_lines_run_on_past_its_ends_is_grown_to_the_whole_grid(monkeypatch):
+    """A frame inside a grid (a cluster of cells bounded by marks) may have a lattice proposed in it whose lines
+    run on past its ends (its own square shows them; the frame's, askew on curled paper, did not): the search
+    goes on around that lattice, and finds the whole grid."""
+    img = _page()
+    corners = _lattice(img, 8, 250, 150, 60)
+    frame = corners + np.array([[90, 90], [0, 90], [0, 0], [90, 0]], np.float32)  # cells 1.5 .. 8 each way
+    seven = corners + np.array([[60, 60], [0, 60], [0, 0], [60, 0]], np.float32)  # cells 1 .. 8
+    real = grid_find.lattices_near
+    monkeypatch.setattr(grid_find, "lattices_near", lambda gray, quad, **kw: [seven] if quad is frame
+                        else real(gray, quad, **kw))
+    assert grid_find.check(img, seven)[0] == 7 and not grid_find._ends_clean(img, seven, 7)
+    assert not grid_find._search(img, frame, [], sizes=grid_find.SIZES, grow=False)
+    kept: list = []
+    assert grid_find._search(img, frame, kept, sizes=grid_find.SIZES)
+    assert [k.size for k in kept] == [8] and np.abs(kept[0].quad - corners).max() < 0.03 * 480
