@@ -312,3 +312,17 @@ def test_the_shortcuts_of_the_line_fits_give_what_they_replace_to_the_bit():
             assert rectify._value(got.tolist(), end) == float(np.polyval(want, end))
             slope = [c * float(len(want) - 1 - i) for i, c in enumerate(want.tolist()[:-1])]
             assert rectify._value(slope, end) == float(np.polyval(np.polyder(want), end))
+
+
+def test_a_mesh_corner_followed_a_cell_off_the_quad_gives_way_to_the_quads_even_lattice(monkeypatch):
+    img, quad = _plain_grid(4, 60, 80)
+    real = rectify._follow_lines
+    assert np.abs(rectify.fit_mesh(img, quad, 4).quad - quad).max() < 3
+    for off, strays in ((0.5, False), (1.2, True)):
+        def pulled(strips, expected, stations, **kw):  # the first line followed ``off`` of a cell outwards
+            got = real(strips, expected, stations, **kw)
+            got[0] = got[0] - off * (expected[1] - expected[0])
+            return got
+        monkeypatch.setattr(rectify, "_follow_lines", pulled)
+        corner_off = np.abs(rectify.fit_mesh(img, quad, 4).quad - quad).max() / 60
+        assert corner_off < 0.05 if strays else corner_off > 0.3, (off, corner_off)
