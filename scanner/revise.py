@@ -247,14 +247,7 @@ def revise(
         """Try the reading ``idx`` changes; False when its givens clash."""
         nonlocal solves, first_result, nodes, tries, proven
         tries += 1
-        grid = [list(row) for row in raw]
-        ops = list(raw_ops)
-        for i in idx:
-            _, slot, value = alts[i]
-            if slot[0] == "pair":
-                ops[slot[1]] = value
-            else:
-                grid[slot[0]][slot[1]] = value
+        grid, ops = _changed(raw, raw_ops, [alts[i][1:] for i in idx])
         relations = _relations(relation_cands, ops)
         puzzle = make_puzzle(grid, relations)
         if clash is not None and clash(puzzle):
@@ -358,13 +351,9 @@ def missed_rival(cands: list[list[Candidates]], relation_cands: RelationCandidat
             marks += [(_option_cost(options, mark), ("pair", i), mark) for mark in ("<", ">")
                       if not Relation(a, b, mark).holds(chosen[a[0]][a[1]], chosen[b[0]][b[1]])]
     for _, slot, value in sorted(m for m in marks if m[0] <= within)[:limit]:
-        grid, ops = [list(row) for row in raw], list(raw_ops)
-        if slot[0] == "pair":
-            ops[slot[1]] = value
-        else:
-            grid[slot[0]][slot[1]] = value
         if time.thread_time() > deadline:
             break
+        grid, ops = _changed(raw, raw_ops, [(slot, value)])
         puzzle = make_puzzle(grid, _relations(relation_cands, ops))
         if (clash is not None and clash(puzzle) is not None) or (known is not None and known.two_solve(puzzle, grid)):
             continue
@@ -375,6 +364,18 @@ def missed_rival(cands: list[list[Candidates]], relation_cands: RelationCandidat
             for solution in result.solutions:
                 known.add(solution)
     return False
+
+
+def _changed(raw: Grid, raw_ops: list, changes: list) -> tuple[Grid, list]:
+    """(givens, ops) of the raw reading with ``changes`` [(slot, value), ...] made: a slot is a cell ``(row,
+    col)`` or ``("pair", i)`` (as ``alternatives``)."""
+    grid, ops = [list(row) for row in raw], list(raw_ops)
+    for slot, value in changes:
+        if slot[0] == "pair":
+            ops[slot[1]] = value
+        else:
+            grid[slot[0]][slot[1]] = value
+    return grid, ops
 
 
 def _option_cost(options: list, value) -> float:
