@@ -105,10 +105,8 @@ def digit_candidates(ink: cells_stage.CellInk, reading, *, faint: bool = False, 
         return [(None, 1.0)]
     p = dict(reading)
     filled = ink.p_filled
-    nothing = p.get(".", 0.0)
-    if faint:
-        nothing = max(0.0, 1.0 - p.get("0", 0.0) - p.get("1", 0.0))
     p0, p1 = p.get("0", 0.0), p.get("1", 0.0)
+    nothing = max(0.0, 1.0 - p0 - p1) if faint else p.get(".", 0.0)
     if holed is not None and p0 + p1 > 0.0:
         w0, w1 = (p0, p1 * ONE_HOLED) if holed else (p0 * zero_odds, p1)
         p0, p1 = (p0 + p1) * w0 / (w0 + w1), (p0 + p1) * w1 / (w0 + w1)
