@@ -472,11 +472,9 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
         x = (vcoef[..., 0] * y + vcoef[..., 1]) * y + vcoef[..., 2]
         y = (hcoef[..., 0] * x + hcoef[..., 1]) * x + hcoef[..., 2]
     pts = np.stack([x, y], axis=-1)
-    if np.abs(pts[[0, 0, -1, -1], [0, -1, -1, 0]] - (margin + step * np.array([[0, 0], [n, 0], [n, n], [0, n]]))).max() \
-            > MESH_REACH * step:
-        # a corner followed off the grid its quad was confirmed by (text or a rule running beside an outer line
-        # taken for it): the quad's own even lattice
-        pts = np.stack(np.meshgrid(expected, expected), axis=-1)
+    even = np.stack(np.meshgrid(expected, expected), axis=-1)  # the quad's own lattice
+    if np.abs(pts - even)[[0, 0, -1, -1], [0, -1, -1, 0]].max() > MESH_REACH * step:
+        pts = even  # a corner followed off the grid its quad was confirmed by (text or a rule beside an outer line)
     back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(h)).reshape(n + 1, n + 1, 2)
     # a line cannot be seen beyond the frame (there the warp only repeats the edge pixels): a grid running
     # up to the edge is taken to end at it

@@ -79,9 +79,9 @@ def raw_reading(cands: list[list[Candidates]]) -> Grid:
 
 
 def alternatives(cands: list[list[Candidates]], relation_cands: RelationCandidates = (), *,
-                 limit: int = MAX_ALTERNATIVES) -> list[tuple[float, object, object]]:
+                 limit: int | None = MAX_ALTERNATIVES) -> list[tuple[float, object, object]]:
     """The cheapest runner-ups ``(cost, slot, value)``, cheapest first; a slot is a cell ``(row, col)`` or
-    ``("pair", i)`` for ``relation_cands[i]``."""
+    ``("pair", i)`` for ``relation_cands[i]``; at most ``limit`` of them (None: all)."""
     alts = []
     for r, row in enumerate(cands):
         for c, cell in enumerate(row):
@@ -340,17 +340,15 @@ def missed_rival(cands: list[list[Candidates]], relation_cands: RelationCandidat
     the mark the photo hides may lie past both while a speck's chance picked the revision (a 16 x 16 circle
     print's given washed out by glare, 0.0012 a 0, the 31st runner-up, lost to a speck's 0.0038 that picked
     the other solution)."""
-    marks = []
-    for r, row in enumerate(raw):
-        for c, value in enumerate(row):
-            if value is None:
-                marks += [(_option_cost(cands[r][c], v), (r, c), v) for v, _ in cands[r][c]
-                          if v is not None and v != chosen[r][c]]
-    for i, (((a, b), options), op) in enumerate(zip(relation_cands, raw_ops)):
-        if op is None:
-            marks += [(_option_cost(options, mark), ("pair", i), mark) for mark in ("<", ">")
-                      if not Relation(a, b, mark).holds(chosen[a[0]][a[1]], chosen[b[0]][b[1]])]
-    for _, slot, value in sorted(m for m in marks if m[0] <= within)[:limit]:
+    def breaks(slot, value) -> bool:  # a mark where the raw reading has none, that ``chosen`` does not keep
+        if slot[0] == "pair":
+            (a, b), _ = relation_cands[slot[1]]
+            return raw_ops[slot[1]] is None and not Relation(a, b, value).holds(chosen[a[0]][a[1]], chosen[b[0]][b[1]])
+        return raw[slot[0]][slot[1]] is None and value != chosen[slot[0]][slot[1]]
+
+    marks = [(slot, value) for cost, slot, value in alternatives(cands, relation_cands, limit=None)
+             if cost <= within and breaks(slot, value)]  # (cheapest first)
+    for slot, value in marks[:limit]:
         if time.thread_time() > deadline:
             break
         grid, ops = _changed(raw, raw_ops, [(slot, value)])
@@ -376,13 +374,6 @@ def _changed(raw: Grid, raw_ops: list, changes: list) -> tuple[Grid, list]:
         else:
             grid[slot[0]][slot[1]] = value
     return grid, ops
-
-
-def _option_cost(options: list, value) -> float:
-    """The log-odds of ``value`` against the best of ``options`` ([(value, p), ...] best first: a cell's
-    candidates or a pair's signs); inf below ``MIN_ALT_P``."""
-    p = dict(options).get(value, 0.0)
-    return math.log(options[0][1] / p) if p >= MIN_ALT_P else math.inf
 
 
 def clash_cores(grid: Grid, clashes: Callable[[frozenset], bool], *, limit: int) -> list[frozenset]:
