@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from . import lattice_grow
+from .strokes import STROKE_CONTRAST, ink_mask, run_on, thin_strokes  # (ink_mask: also taken from here)
+
 SIZES = tuple(range(4, 21))  #: grid sizes any kind may have (Sudoku 4/6/9/16, Futoshiki 4..9, Takuzu 4..20)
 CHECK_SIDE = 480  #: side of the square a candidate is rectified to for the line check
 CHECK_MARGIN = 0.03  #: share of the side left around the quad in the check square (so border lines show whole)
@@ -48,14 +51,6 @@ class Candidate:
 def gray_of(image: np.ndarray) -> np.ndarray:
     """(H, W) uint8 grayscale of a (H, W, 3) BGR or (H, W) image."""
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-
-
-def ink_mask(gray: np.ndarray, *, block: int | None = None, offset: float = 8.0) -> np.ndarray:
-    """(H, W) uint8 mask, 255 where the pixel is darker than its neighbourhood (ink): adaptive threshold,
-    so shadows and glare do not matter. ``block`` is the neighbourhood side (odd; default ~1/25 of the long side)."""
-    if block is None:
-        block = max(11, (max(gray.shape) // 25) | 1)
-    return cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block | 1, offset)
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -775,7 +770,7 @@ SEARCH_SCORE = 0.35  #: least ``check`` score of a lattice found by searching (m
 RUNS_KEPT = 6  #: runs of one size looked at per direction (the ones spanning most line ink)
 RUN_TOLERANCE = 0.15  #: a run's line may be this share of its spacing off the even one
 STROKE_WIDTH = 1 / 40  #: strokes up to this share of the searched square wide count as lines
-STROKE_CONTRAST = 10  #: gray levels a stroke must be darker than the paper either side of it
+RUNS_ON = 0.4  #: ``run_on`` share above which a lattice's lines run on past its end (it is part of a grid)
 RUN_LEVEL = 0.25  #: a profile peak is a line when it has this share of the profile's strongest line ink
 
 
@@ -835,26 +830,9 @@ def _runs_on(lines: np.ndarray, n: int, first: float, last: float, lo: float, hi
     """Whether the n - 1 inner lines of a lattice, at ``first`` .. ``last`` across ``lines`` (S, S) uint8 line
     ink (columns: the lines run down), mostly run on beyond its ends ``lo`` / ``hi`` (a cell's length on)."""
     step = (last - first) / n
-    size = lines.shape[0]
-    a0, a1 = int(round(lo - 0.8 * step)), int(round(lo - 0.2 * step))
-    b0, b1 = int(round(hi + 0.2 * step)), int(round(hi + 0.8 * step))
-    for s0, s1 in ((a0, a1), (b0, b1)):
-        s0, s1 = max(0, s0), min(size, s1)
-        if s1 - s0 < 2:
-            continue
-        # share of the band's rows with ink within 2 px of each column (zero columns padded on both sides)
-        near = cv2.dilate(np.pad((lines[s0:s1] > 0).astype(np.uint8), ((0, 0), (2, 2))), np.ones((1, 5), np.uint8))
-        shares = near.mean(axis=0)
-
-        def share(at: np.ndarray) -> np.ndarray:  # the shares at columns ``at`` (0 beyond the band)
-            c = np.round(at).astype(int) + 2
-            return np.where((c >= 0) & (c < len(shares)), shares[np.clip(c, 0, len(shares) - 1)], 0.0)
-
-        on = np.mean(share(first + np.arange(1, n) * step))
-        between = np.mean(share(first + (np.arange(n) + 0.5) * step))
-        if on - between > 0.4:  # (a block of ink there, a title bar, is no line running on)
-            return True
-    return False
+    at = first + np.arange(n + 1) * step
+    bands = ((lo - 0.8 * step, lo - 0.2 * step), (hi + 0.2 * step, hi + 0.8 * step))
+    return any(run_on(lines, at, (int(round(s0)), int(round(s1)))) > RUNS_ON for s0, s1 in bands)
 
 
 def _strokes_around(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -862,17 +840,7 @@ def _strokes_around(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.
     of ``gray`` rectified to a square with a SEARCH_MARGIN border around it."""
     side = CHECK_SIDE
     square = rectify_square(gray, quad, side=side, margin=SEARCH_MARGIN * side)
-    ink = ink_mask(square, block=(side // 16) | 1, offset=6)
-    # and the thin dark strokes across each direction (black top-hat): a line running along a dark block (a
-    # title bar) stays a line, where the threshold against the neighbourhood's mean loses it in the block's shade
-    thin, reach = int(STROKE_WIDTH * side), side // 30
-    out = []
-    for across, along in (((thin, 1), (1, reach)), ((1, thin), (reach, 1))):
-        hat = cv2.morphologyEx(square, cv2.MORPH_BLACKHAT, np.ones(across, np.uint8))
-        strokes = [np.where(hat > STROKE_CONTRAST, 255, 0).astype(np.uint8), ink]  # (each opened on its own: a
-        # line's end next to a block's rim in the ink mask would run on into it)
-        out.append(np.maximum(*(cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones(along, np.uint8)) for m in strokes)))
-    return out[0], out[1]
+    return thin_strokes(square, block=side // 16, thin=int(STROKE_WIDTH * side), reach=side // 30)
 
 
 def lattices_near(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, tries: int = SEARCH_TRIES) -> list[np.ndarray]:
@@ -965,7 +933,13 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         if n and is_small and (bent or score < SEARCH_SCORE):
             n = 0  # a small outline must show its lines clearly (a halftone picture's blobs can make a lattice)
         if n and any(quad is c for c in clusters) and not _ends_clean(gray, quad, n):
-            n = 0  # a cluster of cells may be part of a grid (its faint lines merged the other cells)
+            # a cluster of cells may be part of a grid (its faint lines merged the other cells, or marks filled
+            # them): its lattice, followed outward, may be the grid
+            whole = _grown(gray, quad, n, sizes=sizes)
+            if whole is not None:
+                _keep(kept, whole)
+                continue
+            n = 0
         if n == 0:
             if not host and not is_small:  # (a small outline: its own lines or none)
                 rejected.append(quad)
@@ -1036,6 +1010,19 @@ def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes
     if grow and larger is not None:  # (an 8 x 8 circle print's 6 x 6 cluster: a 7 x 7 lattice, then the 8 x 8)
         return _search(gray, larger[1], kept, sizes=sizes, replacing=replacing, grow=False)
     return False
+
+
+def _grown(gray: np.ndarray, quad: np.ndarray, n: int, *, sizes) -> Candidate | None:
+    """The grid the n x n lattice ``quad`` of ``gray`` is part of (``lattice_grow.grow``), confirmed by its
+    straight lines (``SEARCH_SCORE``) ending at its border; None when there is none."""
+    grown = lattice_grow.grow(gray, quad, n, most=max(sizes))
+    if grown is None or grown[1] not in sizes:
+        return None
+    whole, size = grown
+    got, score, lines, bent = _check(gray, whole, sizes=(size,), bent_too=False)
+    if got != size or bent or score < SEARCH_SCORE or not _ends_clean(gray, whole, size):
+        return None
+    return Candidate(quad=whole, size=size, score=score, area=float(cv2.contourArea(whole)), lines=lines)
 
 
 def _ends_clean(gray: np.ndarray, quad: np.ndarray, n: int) -> bool:

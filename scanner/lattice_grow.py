@@ -1,0 +1,85 @@
+"""Grow a part of a ruled grid to the whole grid: its lattice followed outward, a row or column at a time.
+
+A cluster of empty cells (``grid_find.cell_cluster_quads``) may be only part of its grid: marks filling the
+other cells (a circle print's black discs) break them up, and an outline taking in a title bar cannot
+stand for the grid. The part's lattice is good, though: its n + 1 lines each way are evenly spaced. Its
+homography from lattice coordinates (u across, v down, 0..n) to the photo is extended outward: a side
+grows by one cell while the lattice's lines run on through the next cell's band beyond it and a ruled line
+closes that band. A flat grid's lattice extends exactly; the result is checked like any outline.
+
+Points are (x, y) image coordinates, quads (4, 2) float32 top-left first, clockwise (``grid_find``'s).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .strokes import run_on, thin_strokes
+
+CELL = 24  #: pixels per cell of the picture a lattice's surroundings are read in
+PAD = 1.5  #: cells of the picture around the lattice (the next cell's band and its closing line)
+RUNS_ON = 0.4  #: ``strokes.run_on`` share above which the lattice's lines run on through the next cell
+CLOSED = 0.6  #: share of the next line's length that must be stroke ink (within 2 pixels) for it to count
+MOST = 20  #: largest grid grown to (cells a side)
+
+
+def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int, int], *, cell: int) -> np.ndarray:
+    """(H, W) view of ``gray`` of the lattice cells ``extent`` (u0, u1, v0, v1) and ``PAD`` cells around them,
+    ``cell`` pixels a cell; ``to_image`` the (3, 3) homography from lattice coordinates to ``gray``."""
+    u0, u1, v0, v1 = extent
+    w, h = round((u1 - u0 + 2 * PAD) * cell), round((v1 - v0 + 2 * PAD) * cell)
+    box = np.array([[u0 - PAD, v0 - PAD], [u1 + PAD, v0 - PAD], [u1 + PAD, v1 + PAD], [u0 - PAD, v1 + PAD]],
+                   np.float32)
+    corners = cv2.perspectiveTransform(box.reshape(-1, 1, 2), to_image).reshape(4, 2)
+    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    warp = cv2.getPerspectiveTransform(corners, target)
+    return cv2.warpPerspective(gray, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _closed(lines: np.ndarray, at: float, span: tuple[float, float]) -> bool:
+    """Whether a ruled line runs along row ``at`` of ``lines`` (H, W) (line ink of lines running across)
+    over the columns ``span``: ``CLOSED`` of them have ink within 2 pixels of it."""
+    y, lo, hi = round(at), round(span[0]), round(span[1])
+    if y < 2 or y > lines.shape[0] - 3 or hi <= lo:
+        return False
+    return float((lines[y - 2:y + 3, lo:hi + 1] > 0).any(axis=0).mean()) >= CLOSED
+
+
+def _grows(across: np.ndarray, along: np.ndarray, at: np.ndarray, end: float, step: float) -> bool:
+    """Whether the lattice grows by a cell past its ``end`` (a row of ``across``, ``step`` = +-1 cell):
+    its lines at columns ``at`` of ``across`` (their line ink, running down) run on through the next cell's
+    band, and a line of ``along`` (line ink of the lines across) closes it."""
+    band = sorted((end + 0.2 * step, end + 0.8 * step))
+    return (run_on(across, at, (round(band[0]), round(band[1]))) > RUNS_ON
+            and _closed(along, end + step, (at[0], at[-1])))
+
+
+def grow(gray: np.ndarray, quad: np.ndarray, n: int, *, cell: int = CELL, most: int = MOST) -> tuple[np.ndarray, int] | None:
+    """The whole grid around the n x n lattice ``quad`` (4, 2) (x, y) of ``gray`` (H, W): ``(quad, size)``
+    of the lattice grown side by side as long as its lines run on, or None when it does not grow, grows
+    to no square or beyond ``most`` cells a side."""
+    lattice = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    to_image = cv2.getPerspectiveTransform(lattice, quad.astype(np.float32))
+    u0, u1, v0, v1 = 0, n, 0, n
+    while True:
+        picture = _picture(gray, to_image, (u0, u1, v0, v1), cell=cell)
+        # lines running on: thin strokes only (marks filling the cells, a circle print's discs, are no lines, nor
+        # ink between them); a closing line: ink too (a border along a title bar merges with it into one block)
+        shape = dict(block=2 * cell, thin=max(3, cell // 2), reach=max(5, 2 * cell // 3))
+        (horiz, vert), (h_ink, v_ink) = thin_strokes(picture, ink=False, **shape), thin_strokes(picture, **shape)
+        xs = (np.arange(u1 - u0 + 1) + PAD) * cell  # the lattice's lines in the picture
+        ys = (np.arange(v1 - v0 + 1) + PAD) * cell
+        top = _grows(vert, h_ink, xs, ys[0], -cell)
+        bottom = _grows(vert, h_ink, xs, ys[-1], cell)
+        left = _grows(horiz.T, v_ink.T, ys, xs[0], -cell)
+        right = _grows(horiz.T, v_ink.T, ys, xs[-1], cell)
+        if not (top or bottom or left or right):
+            break
+        u0, u1, v0, v1 = u0 - left, u1 + right, v0 - top, v1 + bottom
+        if max(u1 - u0, v1 - v0) > most:
+            return None
+    size = u1 - u0
+    if size != v1 - v0 or size == n:
+        return None
+    box = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]], np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(box, to_image).reshape(4, 2), size

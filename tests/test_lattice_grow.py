@@ -1,0 +1,66 @@
+"""Growing part of a ruled grid to the whole grid (scanner.lattice_grow), and find_grids taking the grown grid
+when a cluster of empty cells is all it found of it."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner import grid_find, lattice_grow
+from test_grid_find import _lattice, _page
+
+CELL = 50
+
+
+def _circle_print(*, warp: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 10 x 10 thin-ruled grid (one-pixel lines and border) whose cells hold black discs but in its bottom-right
+    5 x 5 block, under a title bar standing on its top border and running on past it; optionally warped by the
+    (3, 3) homography ``warp``. Returns (picture, the grid's corners, the empty block's corners)."""
+    img = _page((900, 1200))
+    corners = _lattice(img, 10, 300, 200, CELL, thick=1, border=1)
+    cv2.rectangle(img, (300, 140), (900, 199), 60, -1)
+    rng = np.random.default_rng(3)
+    for r in range(10):
+        for c in range(10):
+            if (r < 5 or c < 5) and rng.random() < 0.7:
+                cv2.circle(img, (300 + c * CELL + CELL // 2, 200 + r * CELL + CELL // 2), 18, 20, -1)
+    block = np.array([[550, 450], [800, 450], [800, 700], [550, 700]], np.float32)
+    if warp is not None:
+        img = cv2.warpPerspective(img, warp, (img.shape[1], img.shape[0]), borderValue=235)
+        corners, block = (cv2.perspectiveTransform(q.reshape(-1, 1, 2), warp).reshape(4, 2) for q in (corners, block))
+    return img, corners, block
+
+
+def _near(quad: np.ndarray, corners: np.ndarray) -> bool:
+    return float(np.abs(quad - corners).max()) < 0.02 * float(np.linalg.norm(corners[0] - corners[1]))
+
+
+def test_a_block_of_empty_cells_grows_to_its_whole_grid_and_not_into_the_title_bar():
+    img, corners, block = _circle_print()
+    grown = lattice_grow.grow(img, block, 5)
+    assert grown is not None
+    quad, size = grown
+    assert size == 10 and _near(quad, corners)
+
+
+def test_a_photographed_grid_grows_along_its_perspective():
+    warp = cv2.getPerspectiveTransform(np.array([[0, 0], [1200, 0], [1200, 900], [0, 900]], np.float32),
+                                       np.array([[60, 30], [1150, 80], [1120, 880], [20, 820]], np.float32))
+    img, corners, block = _circle_print(warp=warp)
+    grown = lattice_grow.grow(img, block, 5)
+    assert grown is not None and grown[1] == 10 and _near(grown[0], corners)
+
+
+def test_a_whole_grid_does_not_grow():
+    img, corners, _ = _circle_print()
+    assert lattice_grow.grow(img, corners, 10) is None  # its lines end at its border; the bar is no row
+
+
+def test_find_grids_takes_the_grown_grid_of_a_cluster_whose_lines_run_on(monkeypatch):
+    img, corners, block = _circle_print()
+    # the cluster of empty cells is all that is found of the grid (no outline of it, no lattice searched)
+    monkeypatch.setattr(grid_find, "_outlines", lambda gray, **kw: ([], []))
+    monkeypatch.setattr(grid_find, "cell_cluster_quads", lambda gray, **kw: [block] if not kw["lines_only"] else [])
+    monkeypatch.setattr(grid_find, "lattices_near", lambda gray, quad, **kw: [])
+    assert [(c.size, _near(c.quad, corners)) for c in grid_find.find_grids(img)] == [(10, True)]
+    monkeypatch.setattr(lattice_grow, "grow", lambda *a, **k: None)
+    assert grid_find.find_grids(img) == []  # the 5 x 5 block alone is no grid: its lines run on
