@@ -40,6 +40,12 @@ SLOPES = np.arange(-3.0, 3.01, 0.5)  #: line slopes tried, pixels per strip
 MIN_LINES = 12  #: text lines that must be measured before an orientation is trusted
 MIN_AGREE = 0.65  #: share of the measured text lines that must run the same way (rows or columns)
 MIN_Z = 3.5  #: (up votes - down votes) / sqrt(lines) needed to tell up from down
+#: share of the measured lines that must run the same way for the tiles to decide alone; below it (down to
+#: MIN_AGREE) the whole lines are read too, as when the tiles are not sure of up and down. Dev 8100132, a circle
+#: print turned a quarter, sideways body text beside a shadow band: 38 lines, 0.655 along the rows, decided
+#: upright at z 3.89 (its words read the right turn); the other 40 sure decisions on that set's circle prints
+#: agreed 0.72-1.0, all right
+TILES_AGREE = 0.75
 #: tile votes and whole-line scores, (z_tiles + z_lines) / sqrt(2), needed to tell up from down when the tiles
 #: alone do not (and the two do not point opposite ways). Calibrated on 488 generated Takuzu pages (seeds
 #: 7000..9999 and 50000.. for the fit, 10000.. held apart): none decided wrong at 3.5 once contradicting
@@ -336,7 +342,7 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     lines = int(along[axis])
     agree = float(along[axis] / max(along.sum(), 1e-9))
     z = float(votes[axis] / np.sqrt(lines)) if lines else 0.0
-    sure = lines >= MIN_LINES and agree >= MIN_AGREE and abs(z) >= MIN_Z
+    sure = lines >= MIN_LINES and agree >= TILES_AGREE and abs(z) >= MIN_Z
     if sure:
         return Orientation(turn_of(axis, z), round(agree, 3), round(z, 2), lines, axis=axis)
     # the tiles alone cannot tell: read whole text lines too, along both directions (the other one serves

@@ -215,3 +215,15 @@ def test_aligned_profile_is_the_stepwise_one():
         for t, strips in ((tile, orient.STRIPS), (turned, orient.STRIPS), (tile, int(rng.integers(2, 17)))):
             got, want = orient.aligned_profile(t, strips=strips), _aligned_profile_stepwise(t, strips=strips)
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+def test_tiles_agreeing_less_than_tiles_agree_do_not_decide_alone(monkeypatch):
+    """Text that runs one way in under TILES_AGREE of the tiles' lines (text running both ways nearly as much:
+    a dense sideways body beside short stacks of letters) is not decided on the tiles' up / down alone: the
+    whole lines are read too, and this page's still tell its turn."""
+    page, quad = _page()
+    alone = orient.page_turn(page, quad, N)
+    assert alone.turn == 0 and alone.line_z == 0.0  # decided by the tiles alone
+    monkeypatch.setattr(orient, "TILES_AGREE", alone.agree + 0.01)
+    found = orient.page_turn(page, quad, N)
+    assert found.turn == 0 and found.line_z != 0.0
