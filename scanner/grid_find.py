@@ -934,8 +934,8 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
             n = 0  # a small outline must show its lines clearly (a halftone picture's blobs can make a lattice)
         if n and any(quad is c for c in clusters) and not _ends_clean(gray, quad, n):
             # a cluster of cells may be part of a grid (its faint lines merged the other cells, or marks filled
-            # them): its lattice, followed outward, may be the grid
-            whole = _grown(gray, quad, n, sizes=sizes)
+            # them): its lattice, followed outward, may be the grid (unless one found holds it already)
+            whole = None if host else _grown(gray, quad, n, sizes=sizes)
             if whole is not None:
                 _keep(kept, whole)
                 continue
