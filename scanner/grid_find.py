@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from . import lattice_grow
-from .strokes import STROKE_CONTRAST, ink_mask, run_on, thin_strokes  # (ink_mask: also taken from here)
+from .strokes import RUNS_ON, ink_mask, run_on, thin_strokes  # (ink_mask: also taken from here)
 
 SIZES = tuple(range(4, 21))  #: grid sizes any kind may have (Sudoku 4/6/9/16, Futoshiki 4..9, Takuzu 4..20)
 CHECK_SIDE = 480  #: side of the square a candidate is rectified to for the line check
@@ -770,7 +770,6 @@ SEARCH_SCORE = 0.35  #: least ``check`` score of a lattice found by searching (m
 RUNS_KEPT = 6  #: runs of one size looked at per direction (the ones spanning most line ink)
 RUN_TOLERANCE = 0.15  #: a run's line may be this share of its spacing off the even one
 STROKE_WIDTH = 1 / 40  #: strokes up to this share of the searched square wide count as lines
-RUNS_ON = 0.4  #: ``run_on`` share above which a lattice's lines run on past its end (it is part of a grid)
 RUN_LEVEL = 0.25  #: a profile peak is a line when it has this share of the profile's strongest line ink
 
 

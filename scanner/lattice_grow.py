@@ -14,11 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .strokes import run_on, thin_strokes
+from .strokes import RUNS_ON, run_on, thin_strokes
 
 CELL = 24  #: pixels per cell of the picture a lattice's surroundings are read in
 PAD = 1.5  #: cells of the picture around the lattice (the next cell's band and its closing line)
-RUNS_ON = 0.4  #: ``strokes.run_on`` share above which the lattice's lines run on through the next cell
 CLOSED = 0.6  #: share of the next line's length that must be stroke ink (within 2 pixels) for it to count
 MOST = 20  #: largest grid grown to (cells a side)
 

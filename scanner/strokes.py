@@ -13,6 +13,8 @@ import cv2
 import numpy as np
 
 STROKE_CONTRAST = 10  #: gray levels a stroke must be darker than the paper either side of it
+#: ``run_on`` above which a lattice's lines run on past its end (it is part of a larger grid)
+RUNS_ON = 0.4
 
 
 def ink_mask(gray: np.ndarray, *, block: int | None = None, offset: float = 8.0) -> np.ndarray:
