@@ -113,13 +113,34 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
         return reader, reading, dataclasses.replace(
             rev, status="unreadable", reason="the likeliest reading of the photo makes no valid puzzle")
     answer = (reader.kind, reading.turn, rev.result.solution)
+    turned = []  # rivals that are this print read in another turn, with the same answer in the photo
     for other_score, other_reader, other_reading, other in solved[1:]:
         if (score - other_score <= revise_stage.RIVAL_MARGIN
                 and (other_reader.kind, other_reading.turn, other.result.solution) != answer):
+            if other_reader.kind == reader.kind and same_in_photo(reading, rev, other_reading, other):
+                turned.append((other_reader, other_reading, other))
+                continue
             rev = dataclasses.replace(rev, status="unreadable",
                                       reason="two different readings of the photo both make a valid puzzle")
             break
+    else:
+        if turned:
+            # one answer drawn in the photo whichever way up the print is read (a 0 / 1 print read alike upside
+            # down, but for a cell or two): given as seen, when that is among them, with the turn unknown
+            reader, reading, rev = next(((r, g, v) for r, g, v in turned if g.turn == 0), (reader, reading, rev))
+            reading = dataclasses.replace(reading, turn_known=False)
     return reader, reading, rev
+
+
+def same_in_photo(first: GridReading, first_rev: revise_stage.Revision, second: GridReading,
+                  second_rev: revise_stage.Revision) -> bool:
+    """Whether two solved readings of one grid, read in other turns, give the same solution in the photo (each
+    reading's grid is the photo's turned ``turn`` quarters clockwise, ``readers.turned_grid``)."""
+    if first.turn == second.turn:
+        return False
+    as_seen = [np.rot90(np.array(r.result.solution, dtype=object), k=g.turn)
+               for g, r in ((first, first_rev), (second, second_rev))]
+    return as_seen[0].shape == as_seen[1].shape and bool((as_seen[0] == as_seen[1]).all())
 
 
 def _revise_all(readings: list, *, source: str, index: int, solve, timer: Timer, done: dict, answers: dict):

@@ -89,7 +89,8 @@ class GridReading:
     - ``turn_known``: False when neither the print nor the page tells which way up the puzzle is (circles look
       the same every way up): ``turn`` is then a guess, the likeliest turn (circles: ``orient.likely_turn``, the
       photo's own orientation unless the page's text leans clearly another way; digits that read the same upside
-      down: the likelier reading); the overlay is right either way.
+      down: the likelier reading; two turns' readings that both solve to one answer in the photo: the photo's
+      own orientation, ``scanner.photo.same_in_photo``); the overlay is right either way.
     - ``settle``: (optional) when the turn is still to be told by something costly that changes neither the
       likelihood, nor whether the reading solves, nor the overlay (a circle print's page words): a callable
       ``settle() -> GridReading`` giving this reading in its settled turn. ``scanner.photo`` calls it for a reading
