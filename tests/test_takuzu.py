@@ -409,3 +409,20 @@ def test_a_random_fill_that_runs_too_long_starts_afresh(monkeypatch):
     rng = random.Random("takuzu-16-1")
     unbounded, _ = search.search(st, table, limit=1, order=lambda ks: (rng.shuffle(ks), ks)[1])
     assert bounded == unbounded[0]
+
+
+def test_a_nearly_empty_grid_whose_fixed_order_search_runs_long_is_shown_ambiguous_by_random_orders():
+    """A 20 x 20 with 4 givens (a photo's table read as a grid): the fixed branching order probed over
+    200,000 candidate lines (9 minutes) without a solution; random orders find two different ones at once."""
+    from solver.takuzu import search as takuzu_search
+
+    givens = [[None] * 20 for _ in range(20)]
+    for r, c, v in ((3, 10, 1), (8, 15, 0), (8, 16, 0), (18, 4, 0)):
+        givens[r][c] = v
+    st, T = takuzu_search.initial_state(givens)
+    assert takuzu_search.propagate(st, set(range(40)), T)
+    with pytest.raises(takuzu_search.OverBudget):  # the fixed order alone: past its work bound
+        takuzu_search.search(st, T, limit=2, budget=takuzu_search.ORDERED_WORK)
+    puzzle = Puzzle(kind="takuzu", size=20, givens=givens)
+    result = api.solve(puzzle)  # (api.solve re-checks each solution with is_solution)
+    assert result.status == "ambiguous" and result.solutions[0] != result.solutions[1]

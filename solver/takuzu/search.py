@@ -268,12 +268,47 @@ def solve(puzzle: Puzzle) -> Result:
     n = T.n
     if not propagate(st, set(range(2 * n)), T):
         return Result("impossible", reason="the givens leave some line without a valid completion", nodes=1)
-    solutions, nodes = search(st, T, limit=2)
+    solutions, nodes = _two_solutions(st, T)
     if not solutions:
         return Result("impossible", reason="no grid satisfies every rule with these givens", nodes=nodes)
     if len(solutions) == 1:
         return Result("solved", solutions=solutions, nodes=nodes)
     return Result("ambiguous", solutions=solutions, nodes=nodes)
+
+
+#: candidate lines the search for two solutions probes in its own order before it tries random ones. Branching
+#: in one fixed order is heavy-tailed like a random fill's (``RESTART_WORK``): a 20 x 20 with 4 givens (a photo's
+#: table read as a grid, dev 8320043) probed over 200,000 (9 minutes) without finding a solution, while a random
+#: order finds two at once. Readings of 465 generated Takuzu (6x6 .. 20x20), each with a given dropped or flipped
+#: (1,862 puzzles), probed at most 3,470, the collections' puzzles none (propagation solves them).
+ORDERED_WORK = 10_000
+RESTARTS = 4  #: random orders tried (each with ORDERED_WORK) before the ordered search goes on without bound
+
+
+def _two_solutions(st: State, T: LineTable) -> tuple[list[Grid], int]:
+    """Up to two solutions from the propagated ``st`` and the nodes visited (``search``, limit 2): in the fixed
+    order within ``ORDERED_WORK``; past it, two different solutions found in ``RESTARTS`` random orders (the same
+    ones every run) show the puzzle ambiguous; else the fixed order is searched to the end (exact either way)."""
+    def fresh() -> State:
+        return [part[:] for part in st]
+
+    try:
+        return search(fresh(), T, limit=2, budget=ORDERED_WORK)
+    except OverBudget:
+        pass
+    rng = random.Random(T.n)
+    found: dict[str, Grid] = {}
+    nodes = 0  # (of the random searches that ended)
+    for _ in range(RESTARTS):
+        try:
+            solutions, used = search(fresh(), T, limit=2, order=lambda ks: rng.sample(ks, len(ks)), budget=ORDERED_WORK)
+        except OverBudget:
+            continue
+        nodes += used
+        found.update((repr(g), g) for g in solutions)
+        if len(found) >= 2:
+            return list(found.values())[:2], nodes
+    return search(st, T, limit=2)
 
 
 def propagated(givens: Grid) -> Optional[Grid]:
