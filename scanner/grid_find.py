@@ -660,12 +660,26 @@ def linked_groups(near: np.ndarray) -> np.ndarray:
     return np.array([root(i) for i in range(len(near))], dtype=int)
 
 
-def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
+CLUSTER_CELLS = 12  #: cells a cluster must have to be checked as a grid (``cell_cluster_quads``)
+#: ... and to be grown to its grid when it lies in an outline nothing was found in (a 3 x 3 of whole cells, dev
+#: 8300199: a 10 x 10 circle print whose thin lines broke in the detection copy, merging the other cells)
+SMALL_CLUSTER = 6
+
+
+def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = CLUSTER_CELLS, limit: int = 6,
                        lines_only: bool = False, masks: dict | None = None) -> list[np.ndarray]:
     """Quads (4, 2) (x, y) around clusters of similar, adjacent, box-like light regions of ``gray`` (H, W): the
     cells of a grid. Finds grids whose outer border touches other print (a text frame, a fold, a title).
     With ``lines_only`` the cells are the regions between the long straight strokes (``line_mask``): digits
     and specks no longer break them, faint inner lines no longer merge them. ``masks``: as for ``quads``."""
+    found = _cell_clusters(gray, min_cells=min_cells, lines_only=lines_only, masks=masks)
+    return [quad for _, quad, _ in sorted(found, key=lambda t: -t[0])[:limit]]
+
+
+def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
+                   masks: dict | None) -> list[tuple[int, np.ndarray, tuple[int, int]]]:
+    """``cell_cluster_quads``' clusters of at least ``min_cells`` cells, unsorted: (cells, quad, (columns, rows)
+    of their lattice, 0 when no lattice fits them)."""
     stats, centroids = light_regions(gray, lines_only, {} if masks is None else masks)
     h_img, w_img = gray.shape
     long_side = max(h_img, w_img)
@@ -690,7 +704,7 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
     inner = near.sum(axis=1) >= 2  # a grid cell has at least two neighbouring cells; stray boxes do not
     near &= inner[:, None] & inner[None, :]
     roots = linked_groups(near)
-    out: list[tuple[int, np.ndarray]] = []
+    out: list[tuple[int, np.ndarray, tuple[int, int]]] = []
     for r in np.unique(roots):
         group = roots == r
         members = idx[group]
@@ -700,22 +714,26 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = 12, limit: int = 6,
             np.stack([x[members], y[members]], 1), np.stack([x[members] + w[members], y[members]], 1),
             np.stack([x[members] + w[members], y[members] + h[members]], 1), np.stack([x[members], y[members] + h[members]], 1),
         ]).astype(np.float32)
-        quad = lattice_quad(np.stack([cx[group], cy[group]], 1), size[group], near[np.ix_(group, group)])
-        if quad is None:
+        extent = (0, 0)
+        fitted = lattice_quad(np.stack([cx[group], cy[group]], 1), size[group], near[np.ix_(group, group)],
+                              with_extent=True)
+        if fitted is not None:
+            quad, extent = fitted
+        else:
             quad = _quad_from_contour(corners.reshape(-1, 1, 2))
         if quad is None or not _sides_ok(quad):
             continue
-        out.append((len(members), quad))
-    out.sort(key=lambda t: -t[0])
-    return [q for _, q in out[:limit]]
+        out.append((len(members), quad, extent))
+    return out
 
 
-def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray) -> np.ndarray | None:
+def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray, *, with_extent: bool = False):
     """The outline (4, 2) (x, y) of the lattice of cell ``centres`` (K, 2) (x, y), ``sizes`` (K,) (their
     sides) linked by the (K, K) bool ``near`` matrix: each cell gets a (row, col) index by walking from neighbour to neighbour (steps measured
     along the lattice's own axes), a homography maps the indices to the centres (robust fit), and the outline is
     the indices' extent plus half a cell's side all round (the outer cells' edges). Cells missing at a corner or along a side do not bend it the
-    way a convex hull does. None when no lattice fits."""
+    way a convex hull does. None when no lattice fits. ``with_extent``: ``(outline, (columns, rows))``, the
+    cells the outline spans each way."""
     k = len(centres)
     i, j = np.nonzero(np.triu(near, 1))
     if k < 6 or len(i) < k:
@@ -760,7 +778,8 @@ def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray) -> np
     half = 0.5 * float(np.median(sizes[cells] / np.maximum(nearest[cells], 1e-9)))  # the outer cells' edges, in
     (c0, r0), (c1, r1) = ij.min(axis=0) - half, ij.max(axis=0) + half  # pitches (boxes may stand apart)
     box = np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], np.float32).reshape(-1, 1, 2)
-    return order_corners(cv2.perspectiveTransform(box, h).reshape(4, 2))
+    outline = order_corners(cv2.perspectiveTransform(box, h).reshape(4, 2))
+    return (outline, (round(c1 - c0), round(r1 - r0))) if with_extent else outline
 
 
 SEARCH_MARGIN = 0.12  #: share of the side looked at around a rejected outline for a lattice (a row cut off)
@@ -977,6 +996,21 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
         if n and not bent and score >= SEARCH_SCORE and _solid_enough(lines, n):
             _keep(kept, Candidate(quad=centred, size=n, score=score, area=float(cv2.contourArea(centred)),
                                   lines=lines))
+    # an outline with nothing found in it may still hold a few whole cells (marks, and thin lines broken in the
+    # detection copy, merged the others): a square cluster of them too small to be looked at above, lying in
+    # it, grown to its grid (``_grown``)
+    empty = [q for q in rejected if not any(q is c for c in clusters)
+             and not any(overlap_share(q, k.quad) > 0.2 for k in kept)]
+    for lines_only in ((False, True) if empty else ()):
+        for cells, quad, (cols, rows) in _cell_clusters(gray, min_cells=SMALL_CLUSTER, lines_only=lines_only,
+                                                        masks=masks):
+            if cells >= CLUSTER_CELLS or cols != rows or cols < 2 or not any(share_in(quad, q) >= 0.9 for q in empty):
+                continue  # (the larger clusters were looked at with the outlines)
+            if any(overlap_share(quad, k.quad) > 0.2 for k in kept):
+                continue
+            whole = _grown(gray, quad, cols, sizes=sizes)
+            if whole is not None:
+                _keep(kept, whole)
     kept.sort(key=lambda k: -k.area)
     return kept
 

@@ -20,6 +20,7 @@ CELL = 24  #: pixels per cell of the picture a lattice's surroundings are read i
 PAD = 1.5  #: cells of the picture around the lattice (the next cell's band and its closing line)
 CLOSED = 0.6  #: share of the next line's length that must be stroke ink (within 2 pixels) for it to count
 MOST = 20  #: largest grid grown to (cells a side)
+DRIFT = 0.25  #: share of a cell the closing line may lie off the extended lattice's next line
 
 
 def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int, int], *, cell: int) -> np.ndarray:
@@ -35,13 +36,15 @@ def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int
     return cv2.warpPerspective(gray, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _closed(lines: np.ndarray, at: float, span: tuple[float, float]) -> bool:
+def _closed(lines: np.ndarray, at: float, span: tuple[float, float], *, reach: int) -> bool:
     """Whether a ruled line runs along row ``at`` of ``lines`` (H, W) (line ink of lines running across)
-    over the columns ``span``: ``CLOSED`` of them have ink within 2 pixels of it."""
-    y, lo, hi = round(at), round(span[0]), round(span[1])
-    if y < 2 or y > lines.shape[0] - 3 or hi <= lo:
+    over the columns ``span``: ``CLOSED`` of them have ink within 2 pixels of some row up to ``reach`` pixels
+    from ``at`` (a lattice extended far from where it was measured drifts off its lines a little)."""
+    lo, hi = round(span[0]), round(span[1])
+    rows = [y for y in range(round(at) - reach, round(at) + reach + 1) if 2 <= y <= lines.shape[0] - 3]
+    if not rows or hi <= lo:
         return False
-    return float((lines[y - 2:y + 3, lo:hi + 1] > 0).any(axis=0).mean()) >= CLOSED
+    return max(float((lines[y - 2:y + 3, lo:hi + 1] > 0).any(axis=0).mean()) for y in rows) >= CLOSED
 
 
 def _grows(across: np.ndarray, along: np.ndarray, at: np.ndarray, end: float, step: float) -> bool:
@@ -50,7 +53,7 @@ def _grows(across: np.ndarray, along: np.ndarray, at: np.ndarray, end: float, st
     band, and a line of ``along`` (line ink of the lines across) closes it."""
     band = sorted((end + 0.2 * step, end + 0.8 * step))
     return (run_on(across, at, (round(band[0]), round(band[1]))) > RUNS_ON
-            and _closed(along, end + step, (at[0], at[-1])))
+            and _closed(along, end + step, (at[0], at[-1]), reach=round(DRIFT * abs(step))))
 
 
 def grow(gray: np.ndarray, quad: np.ndarray, n: int, *, cell: int = CELL, most: int = MOST) -> tuple[np.ndarray, int] | None:

@@ -64,3 +64,19 @@ def test_find_grids_takes_the_grown_grid_of_a_cluster_whose_lines_run_on(monkeyp
     assert [(c.size, _near(c.quad, corners)) for c in grid_find.find_grids(img)] == [(10, True)]
     monkeypatch.setattr(lattice_grow, "grow", lambda *a, **k: None)
     assert grid_find.find_grids(img) == []  # the 5 x 5 block alone is no grid: its lines run on
+
+
+def test_a_small_square_cluster_in_an_outline_with_no_grid_is_grown(monkeypatch):
+    """An outline nothing was found in (here the grid with its title bar, askew) holding only a 3 x 3 cluster
+    of whole cells (too few to be checked as a grid): the cluster is grown to the grid."""
+    img, corners, _ = _circle_print()
+    outline = np.array([[300, 140], [900, 140], [800, 700], [300, 700]], np.float32)
+    three = np.array([[650, 550], [800, 550], [800, 700], [650, 700]], np.float32)
+    monkeypatch.setattr(grid_find, "_outlines", lambda gray, **kw: ([outline], []))
+    monkeypatch.setattr(grid_find, "cell_cluster_quads", lambda gray, **kw: [])
+    monkeypatch.setattr(grid_find, "lattices_near", lambda gray, quad, **kw: [])
+    monkeypatch.setattr(grid_find, "_cell_clusters", lambda gray, **kw: [(9, three, (3, 3))])
+    assert grid_find.check(img, outline)[0] == 0  # the outline is no grid
+    assert [(c.size, _near(c.quad, corners)) for c in grid_find.find_grids(img)] == [(10, True)]
+    monkeypatch.setattr(grid_find, "_cell_clusters", lambda gray, **kw: [(9, three, (3, 4))])
+    assert grid_find.find_grids(img) == []  # (a cluster whose lattice is not square is no part of a square grid)
