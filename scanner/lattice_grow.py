@@ -5,7 +5,9 @@ other cells (a circle print's black discs) break them up, and an outline taking 
 stand for the grid. The part's lattice is good, though: its n + 1 lines each way are evenly spaced. Its
 homography from lattice coordinates (u across, v down, 0..n) to the photo is extended outward: a side
 grows by one cell while the lattice's lines run on through the next cell's band beyond it and a ruled line
-closes that band. A flat grid's lattice extends exactly; the result is checked like any outline.
+closes that band. A flat grid's lattice extends exactly; the result is checked like any outline. The part
+may be as small as 3 x 3 whole cells in an outline nothing else was found in (thin lines broken in the
+detection copy merge the other cells).
 
 Points are (x, y) image coordinates, quads (4, 2) float32 top-left first, clockwise (``grid_find``'s).
 """
