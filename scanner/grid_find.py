@@ -662,7 +662,8 @@ def linked_groups(near: np.ndarray) -> np.ndarray:
 
 CLUSTER_CELLS = 12  #: cells a cluster must have to be checked as a grid (``cell_cluster_quads``)
 #: ... and to be grown to its grid when it lies in an outline nothing was found in (a 3 x 3 of whole cells, dev
-#: 8300199: a 10 x 10 circle print whose thin lines broke in the detection copy, merging the other cells)
+#: 8300199: a 10 x 10 circle print whose thin lines broke in the detection copy, merging the other cells; an
+#: 8 x 9, retired held-out ho4 9620002: a 20 x 20 at 14 pixels a cell, shaded givens)
 SMALL_CLUSTER = 6
 
 
@@ -997,18 +998,18 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
             _keep(kept, Candidate(quad=centred, size=n, score=score, area=float(cv2.contourArea(centred)),
                                   lines=lines))
     # an outline with nothing found in it may still hold a few whole cells (marks, and thin lines broken in the
-    # detection copy, merged the others): a square cluster of them too small to be looked at above, lying in
-    # it, grown to its grid (``_grown``)
+    # detection copy, merged the others): a cluster of them lying in it (too small to be looked at above, or
+    # cells of no square: a row or two of them filled), grown to its grid (``_grown``)
     empty = [q for q in rejected if not any(q is c for c in clusters)
              and not any(overlap_share(q, k.quad) > 0.2 for k in kept)]
     for lines_only in ((False, True) if empty else ()):
-        for cells, quad, (cols, rows) in _cell_clusters(gray, min_cells=SMALL_CLUSTER, lines_only=lines_only,
-                                                        masks=masks):
-            if cells >= CLUSTER_CELLS or cols != rows or cols < 2 or not any(share_in(quad, q) >= 0.9 for q in empty):
-                continue  # (the larger clusters were looked at with the outlines)
+        for cells, quad, extent in _cell_clusters(gray, min_cells=SMALL_CLUSTER, lines_only=lines_only,
+                                                  masks=masks):
+            if min(extent) < 2 or not any(share_in(quad, q) >= 0.9 for q in empty):
+                continue
             if any(overlap_share(quad, k.quad) > 0.2 for k in kept):
                 continue
-            whole = _grown(gray, quad, cols, sizes=sizes)
+            whole = _grown(gray, quad, _along_quad(quad, extent), sizes=sizes)
             if whole is not None:
                 _keep(kept, whole)
     kept.sort(key=lambda k: -k.area)
@@ -1045,9 +1046,17 @@ def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes
     return False
 
 
-def _grown(gray: np.ndarray, quad: np.ndarray, n: int, *, sizes) -> Candidate | None:
-    """The grid the n x n lattice ``quad`` of ``gray`` is part of (``lattice_grow.grow``), confirmed by its
-    straight lines (``SEARCH_SCORE``) ending at its border; None when there is none."""
+def _along_quad(quad: np.ndarray, extent: tuple[int, int]) -> tuple[int, int]:
+    """A lattice's ``extent`` (cells along its two axes, in either order) as (along ``quad``'s top, along its
+    left side): the more cells along the longer sides."""
+    across = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3]))
+    down = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1]))
+    return (max(extent), min(extent)) if across >= down else (min(extent), max(extent))
+
+
+def _grown(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, sizes) -> Candidate | None:
+    """The grid the n x n lattice ``quad`` of ``gray`` (or (columns, rows), ``lattice_grow.grow``) is part of,
+    confirmed by its straight lines (``SEARCH_SCORE``) ending at its border; None when there is none."""
     grown = lattice_grow.grow(gray, quad, n, most=max(sizes))
     if grown is None or grown[1] not in sizes:
         return None

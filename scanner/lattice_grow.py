@@ -25,9 +25,11 @@ MOST = 20  #: largest grid grown to (cells a side)
 DRIFT = 0.25  #: share of a cell the closing line may lie off the extended lattice's next line
 
 
-def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int, int], *, cell: int) -> np.ndarray:
+def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int, int],
+             *, cell: int) -> tuple[np.ndarray, np.ndarray]:
     """(H, W) view of ``gray`` of the lattice cells ``extent`` (u0, u1, v0, v1) and ``PAD`` cells around them,
-    ``cell`` pixels a cell; ``to_image`` the (3, 3) homography from lattice coordinates to ``gray``."""
+    ``cell`` pixels a cell, and the (3, 3) homography from ``gray`` to it; ``to_image`` the (3, 3) homography
+    from lattice coordinates to ``gray``."""
     u0, u1, v0, v1 = extent
     w, h = round((u1 - u0 + 2 * PAD) * cell), round((v1 - v0 + 2 * PAD) * cell)
     box = np.array([[u0 - PAD, v0 - PAD], [u1 + PAD, v0 - PAD], [u1 + PAD, v1 + PAD], [u0 - PAD, v1 + PAD]],
@@ -35,7 +37,34 @@ def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int
     corners = cv2.perspectiveTransform(box.reshape(-1, 1, 2), to_image).reshape(4, 2)
     target = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     warp = cv2.getPerspectiveTransform(corners, target)
-    return cv2.warpPerspective(gray, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(gray, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), warp
+
+
+def _refitted(to_image: np.ndarray, warp: np.ndarray, extent: tuple[int, int, int, int], horiz: np.ndarray,
+              vert: np.ndarray, *, cell: int) -> np.ndarray:
+    """``to_image`` fitted again to the lattice's lines as the picture (``warp`` from the image) shows them:
+    each line's stroke ink peak within ``DRIFT`` of a cell of where the lattice puts it, every crossing of the
+    lines so found mapped back to its lattice point (least squares). A lattice extended far from the cells it
+    was measured on drifts off its lines; measured again as it grows, it follows them."""
+    u0, u1, v0, v1 = extent
+    xs = (np.arange(u1 - u0 + 1) + PAD) * cell
+    ys = (np.arange(v1 - v0 + 1) + PAD) * cell
+    reach = max(1, round(DRIFT * cell))
+
+    def peaks(profile: np.ndarray, at: np.ndarray) -> np.ndarray:
+        out = []
+        for a in at:
+            lo, hi = max(0, round(a) - reach), min(len(profile), round(a) + reach + 1)
+            out.append(lo + int(np.argmax(profile[lo:hi])) if profile[lo:hi].max() > 0 else a)
+        return np.array(out, np.float64)
+
+    y0, y1, x0, x1 = round(ys[0]), round(ys[-1]) + 1, round(xs[0]), round(xs[-1]) + 1
+    seen_x = peaks(vert[y0:y1].sum(axis=0).astype(np.float64), xs)
+    seen_y = peaks(horiz[:, x0:x1].sum(axis=1).astype(np.float64), ys)
+    lattice = np.stack(np.meshgrid(np.arange(u0, u1 + 1), np.arange(v0, v1 + 1)), axis=-1).reshape(-1, 2)
+    seen = np.stack(np.meshgrid(seen_x, seen_y), axis=-1).reshape(-1, 2)
+    fitted, _ = cv2.findHomography(lattice.astype(np.float32), seen.astype(np.float32), 0)
+    return to_image if fitted is None else np.linalg.inv(warp) @ fitted
 
 
 def _closed(lines: np.ndarray, at: float, span: tuple[float, float], *, reach: int) -> bool:
@@ -58,18 +87,23 @@ def _grows(across: np.ndarray, along: np.ndarray, at: np.ndarray, end: float, st
             and _closed(along, end + step, (at[0], at[-1]), reach=round(DRIFT * abs(step))))
 
 
-def grow(gray: np.ndarray, quad: np.ndarray, n: int, *, cell: int = CELL, most: int = MOST) -> tuple[np.ndarray, int] | None:
-    """The whole grid around the n x n lattice ``quad`` (4, 2) (x, y) of ``gray`` (H, W): ``(quad, size)``
-    of the lattice grown side by side as long as its lines run on, or None when it does not grow, grows
-    to no square or beyond ``most`` cells a side."""
-    lattice = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+def grow(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, cell: int = CELL,
+         most: int = MOST) -> tuple[np.ndarray, int] | None:
+    """The whole grid around the n x n lattice ``quad`` (4, 2) (x, y) of ``gray`` (H, W) (or ``n`` = (columns,
+    rows): a lattice of that many cells along its top and its left side): ``(quad, size)`` of the lattice grown
+    side by side as long as its lines run on, or None when it does not grow, grows to no square or beyond
+    ``most`` cells a side."""
+    cols, rows = (n, n) if isinstance(n, int) else n
+    lattice = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
     to_image = cv2.getPerspectiveTransform(lattice, quad.astype(np.float32))
-    u0, u1, v0, v1 = 0, n, 0, n
+    u0, u1, v0, v1 = 0, cols, 0, rows
+    shape = dict(block=2 * cell, thin=max(3, cell // 2), reach=max(5, 2 * cell // 3))  # (``thin_strokes``)
     while True:
-        picture = _picture(gray, to_image, (u0, u1, v0, v1), cell=cell)
+        picture, warp = _picture(gray, to_image, (u0, u1, v0, v1), cell=cell)
+        to_image = _refitted(to_image, warp, (u0, u1, v0, v1), *thin_strokes(picture, ink=False, **shape), cell=cell)
+        picture, _ = _picture(gray, to_image, (u0, u1, v0, v1), cell=cell)
         # lines running on: thin strokes only (marks filling the cells, a circle print's discs, are no lines, nor
         # ink between them); a closing line: ink too (a border along a title bar merges with it into one block)
-        shape = dict(block=2 * cell, thin=max(3, cell // 2), reach=max(5, 2 * cell // 3))
         (horiz, vert), (h_ink, v_ink) = thin_strokes(picture, ink=False, **shape), thin_strokes(picture, **shape)
         xs = (np.arange(u1 - u0 + 1) + PAD) * cell  # the lattice's lines in the picture
         ys = (np.arange(v1 - v0 + 1) + PAD) * cell
@@ -83,7 +117,7 @@ def grow(gray: np.ndarray, quad: np.ndarray, n: int, *, cell: int = CELL, most: 
         if max(u1 - u0, v1 - v0) > most:
             return None
     size = u1 - u0
-    if size != v1 - v0 or size == n:
+    if size != v1 - v0 or (u0, u1, v0, v1) == (0, cols, 0, rows):
         return None
     box = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]], np.float32).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(box, to_image).reshape(4, 2), size

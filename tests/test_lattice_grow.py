@@ -78,5 +78,17 @@ def test_a_small_square_cluster_in_an_outline_with_no_grid_is_grown(monkeypatch)
     monkeypatch.setattr(grid_find, "_cell_clusters", lambda gray, **kw: [(9, three, (3, 3))])
     assert grid_find.check(img, outline)[0] == 0  # the outline is no grid
     assert [(c.size, _near(c.quad, corners)) for c in grid_find.find_grids(img)] == [(10, True)]
-    monkeypatch.setattr(grid_find, "_cell_clusters", lambda gray, **kw: [(9, three, (3, 4))])
-    assert grid_find.find_grids(img) == []  # (a cluster whose lattice is not square is no part of a square grid)
+    monkeypatch.setattr(grid_find, "_cell_clusters", lambda gray, **kw: [(9, three + np.float32([350, 0]), (3, 3))])
+    assert grid_find.find_grids(img) == []  # (a cluster lying in no outline is not grown)
+
+
+def test_a_lattice_of_more_rows_than_columns_grows_and_follows_the_lines_it_drifts_off():
+    """A 4 x 6 part of a photographed 10 x 10 grows to it; the lattice fitted to the lines it sees as it grows
+    (an 8 x 9 part of a 20 x 20 extended 12 cells drifted off its far lines: retired held-out ho4 9620002)."""
+    warp = cv2.getPerspectiveTransform(np.array([[0, 0], [1200, 0], [1200, 900], [0, 900]], np.float32),
+                                       np.array([[60, 30], [1150, 80], [1120, 880], [20, 820]], np.float32))
+    img, corners, _ = _circle_print(warp=warp)
+    part = np.array([[600, 400], [800, 400], [800, 700], [600, 700]], np.float32)  # columns 6..9, rows 4..9
+    part = cv2.perspectiveTransform(part.reshape(-1, 1, 2), warp).reshape(4, 2)
+    grown = lattice_grow.grow(img, part, (4, 6))
+    assert grown is not None and grown[1] == 10 and _near(grown[0], corners)
