@@ -679,8 +679,8 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = CLUSTER_CELLS, limi
 
 def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
                    masks: dict | None) -> list[tuple[int, np.ndarray, tuple[int, int]]]:
-    """``cell_cluster_quads``' clusters of at least ``min_cells`` cells, unsorted: (cells, quad, (columns, rows)
-    of their lattice, 0 when no lattice fits them)."""
+    """``cell_cluster_quads``' clusters of at least ``min_cells`` cells, unsorted: (cells, quad, (columns along
+    its top, rows along its left side) of their lattice (``lattice_quad``), (0, 0) when no lattice fits them)."""
     stats, centroids = light_regions(gray, lines_only, {} if masks is None else masks)
     h_img, w_img = gray.shape
     long_side = max(h_img, w_img)
@@ -728,13 +728,15 @@ def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
     return out
 
 
-def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray, *, with_extent: bool = False):
+def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray, *,
+                 with_extent: bool = False) -> np.ndarray | tuple[np.ndarray, tuple[int, int]] | None:
     """The outline (4, 2) (x, y) of the lattice of cell ``centres`` (K, 2) (x, y), ``sizes`` (K,) (their
     sides) linked by the (K, K) bool ``near`` matrix: each cell gets a (row, col) index by walking from neighbour to neighbour (steps measured
     along the lattice's own axes), a homography maps the indices to the centres (robust fit), and the outline is
     the indices' extent plus half a cell's side all round (the outer cells' edges). Cells missing at a corner or along a side do not bend it the
     way a convex hull does. None when no lattice fits. ``with_extent``: ``(outline, (columns, rows))``, the
-    cells the outline spans each way."""
+    cells the outline spans each way: columns along the lattice axis within 45 degrees of the image's x axis,
+    so along the outline's top side (``order_corners``), rows along its left side."""
     k = len(centres)
     i, j = np.nonzero(np.triu(near, 1))
     if k < 6 or len(i) < k:
@@ -1003,13 +1005,12 @@ def find_grids(image: np.ndarray, *, sizes=SIZES, limit: int = 12) -> list[Candi
     empty = [q for q in rejected if not any(q is c for c in clusters)
              and not any(overlap_share(q, k.quad) > 0.2 for k in kept)]
     for lines_only in ((False, True) if empty else ()):
-        for cells, quad, extent in _cell_clusters(gray, min_cells=SMALL_CLUSTER, lines_only=lines_only,
-                                                  masks=masks):
+        for _, quad, extent in _cell_clusters(gray, min_cells=SMALL_CLUSTER, lines_only=lines_only, masks=masks):
             if min(extent) < 2 or not any(share_in(quad, q) >= 0.9 for q in empty):
                 continue
             if any(overlap_share(quad, k.quad) > 0.2 for k in kept):
                 continue
-            whole = _grown(gray, quad, _along_quad(quad, extent), sizes=sizes)
+            whole = _grown(gray, quad, extent, sizes=sizes)
             if whole is not None:
                 _keep(kept, whole)
     kept.sort(key=lambda k: -k.area)
@@ -1046,17 +1047,10 @@ def _search(gray: np.ndarray, frame: np.ndarray, kept: list[Candidate], *, sizes
     return False
 
 
-def _along_quad(quad: np.ndarray, extent: tuple[int, int]) -> tuple[int, int]:
-    """A lattice's ``extent`` (cells along its two axes, in either order) as (along ``quad``'s top, along its
-    left side): the more cells along the longer sides."""
-    across = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3]))
-    down = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1]))
-    return (max(extent), min(extent)) if across >= down else (min(extent), max(extent))
-
-
 def _grown(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, sizes) -> Candidate | None:
-    """The grid the n x n lattice ``quad`` of ``gray`` (or (columns, rows), ``lattice_grow.grow``) is part of,
-    confirmed by its straight lines (``SEARCH_SCORE``) ending at its border; None when there is none."""
+    """The grid the lattice ``quad`` of ``gray`` is part of (``lattice_grow.grow``: n x n cells, or n = (columns
+    along its top, rows along its left side)), confirmed by its straight lines (``SEARCH_SCORE``) ending at its
+    border; None when there is none."""
     grown = lattice_grow.grow(gray, quad, n, most=max(sizes))
     if grown is None or grown[1] not in sizes:
         return None

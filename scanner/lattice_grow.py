@@ -51,11 +51,13 @@ def _refitted(to_image: np.ndarray, warp: np.ndarray, extent: tuple[int, int, in
     ys = (np.arange(v1 - v0 + 1) + PAD) * cell
     reach = max(1, round(DRIFT * cell))
 
-    def peaks(profile: np.ndarray, at: np.ndarray) -> np.ndarray:
+    def peaks(profile: np.ndarray, at: np.ndarray) -> np.ndarray:  # (a thick line's flat top: its middle)
         out = []
         for a in at:
             lo, hi = max(0, round(a) - reach), min(len(profile), round(a) + reach + 1)
-            out.append(lo + int(np.argmax(profile[lo:hi])) if profile[lo:hi].max() > 0 else a)
+            part = profile[lo:hi]
+            out.append(lo + float(np.flatnonzero(part == part.max())[[0, -1]].mean()) if part.size and part.max() > 0
+                       else a)
         return np.array(out, np.float64)
 
     y0, y1, x0, x1 = round(ys[0]), round(ys[-1]) + 1, round(xs[0]), round(xs[-1]) + 1

@@ -126,8 +126,10 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     else:
         if turned:
             # one answer drawn in the photo whichever way up the print is read (a 0 / 1 print read alike upside
-            # down, but for a cell or two): given as seen, when that is among them, with the turn unknown
-            reader, reading, rev = next(((r, g, v) for r, g, v in turned if g.turn == 0), (reader, reading, rev))
+            # down, but for a cell or two): given as seen, when that is among them and needed no more corrections
+            # (the guards above looked at the likeliest's), with the turn unknown
+            reader, reading, rev = next(((r, g, v) for r, g, v in turned
+                                         if g.turn == 0 and len(v.changes) <= len(rev.changes)), (reader, reading, rev))
             reading = dataclasses.replace(reading, turn_known=False)
     return reader, reading, rev
 

@@ -49,7 +49,7 @@ def run_on(lines: np.ndarray, at: np.ndarray, band: tuple[int, int]) -> float:
     rows with ink within 2 pixels of each inner line, less the same share midway between the lines (a block
     of ink, a title bar, is no line running on), in -1..1; 0 when the band is under two rows."""
     s0, s1 = max(0, band[0]), min(lines.shape[0], band[1])
-    if s1 - s0 < 2:
+    if s1 - s0 < 2 or len(at) < 3:
         return 0.0
     near = cv2.dilate(np.pad((lines[s0:s1] > 0).astype(np.uint8), ((0, 0), (2, 2))), np.ones((1, 5), np.uint8))
     shares = near.mean(axis=0)

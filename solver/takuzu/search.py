@@ -282,13 +282,14 @@ def solve(puzzle: Puzzle) -> Result:
 #: order finds two at once. Readings of 465 generated Takuzu (6x6 .. 20x20), each with a given dropped or flipped
 #: (1,862 puzzles), probed at most 3,470, the collections' puzzles none (propagation solves them).
 ORDERED_WORK = 10_000
-RESTARTS = 4  #: random orders tried (each with ORDERED_WORK) before the ordered search goes on without bound
+RESTARTS = 4  #: random orders tried (each within ORDERED_WORK) before the fixed order goes on without bound
 
 
 def _two_solutions(st: State, T: LineTable) -> tuple[list[Grid], int]:
     """Up to two solutions from the propagated ``st`` and the nodes visited (``search``, limit 2): in the fixed
-    order within ``ORDERED_WORK``; past it, two different solutions found in ``RESTARTS`` random orders (the same
-    ones every run) show the puzzle ambiguous; else the fixed order is searched to the end (exact either way)."""
+    order within ``ORDERED_WORK``; past it, in the first of ``RESTARTS`` random orders (the same ones every run)
+    that ends within that bound; else in the fixed order to the end. Exact either way: a search that ends has
+    found two solutions or seen the whole tree. The nodes are those of the search that ended."""
     def fresh() -> State:
         return [part[:] for part in st]
 
@@ -297,17 +298,11 @@ def _two_solutions(st: State, T: LineTable) -> tuple[list[Grid], int]:
     except OverBudget:
         pass
     rng = random.Random(T.n)
-    found: dict[str, Grid] = {}
-    nodes = 0  # (of the random searches that ended)
     for _ in range(RESTARTS):
-        try:
-            solutions, used = search(fresh(), T, limit=2, order=lambda ks: rng.sample(ks, len(ks)), budget=ORDERED_WORK)
+        try:  # (a random order that ends within its bound has searched the whole tree: its count is exact)
+            return search(fresh(), T, limit=2, order=lambda ks: rng.sample(ks, len(ks)), budget=ORDERED_WORK)
         except OverBudget:
             continue
-        nodes += used
-        found.update((repr(g), g) for g in solutions)
-        if len(found) >= 2:
-            return list(found.values())[:2], nodes
     return search(st, T, limit=2)
 
 
