@@ -100,25 +100,17 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
                              turned_solve(solve, answers.get(id(reading), {}), reader.kind), timer)
         return first
     score, reader, reading, rev = solved[0]
-    if rev.changes and reading.filled is not None and any(
-            rev.grid[r][c] is None and reading.filled[r, c] >= SURE_MARK
-            for r in range(reading.size) for c in range(reading.size)):
-        # corrections were needed while a plainly printed mark is read as nothing: the givens are not all
-        # known, and a puzzle missing givens is easily made unique by a wrong correction
-        return reader, reading, dataclasses.replace(
-            rev, status="unreadable", reason="a printed mark could not be read, and the rest needed corrections")
     likeliest = max(r.log_likelihood() for _, r in readings)
-    if score < likeliest - revise_stage.MAX_COST:
-        # the photo reads far better as another kind or turn, which has no valid reading: do not trust this one
-        return reader, reading, dataclasses.replace(
-            rev, status="unreadable", reason="the likeliest reading of the photo makes no valid puzzle")
+    doubt = distrusted(reading, rev, score, likeliest)
+    if doubt is not None:
+        return reader, reading, dataclasses.replace(rev, status="unreadable", reason=doubt)
     answer = (reader.kind, reading.turn, rev.result.solution)
     turned = []  # rivals that are this print read in another turn, with the same answer in the photo
     for other_score, other_reader, other_reading, other in solved[1:]:
         if (score - other_score <= revise_stage.RIVAL_MARGIN
                 and (other_reader.kind, other_reading.turn, other.result.solution) != answer):
             if other_reader.kind == reader.kind and same_in_photo(reading, rev, other_reading, other):
-                turned.append((other_reader, other_reading, other))
+                turned.append((other_score, other_reader, other_reading, other))
                 continue
             rev = dataclasses.replace(rev, status="unreadable",
                                       reason="two different readings of the photo both make a valid puzzle")
@@ -126,12 +118,28 @@ def _read_candidate(cand, chosen, loaded, engine, *, source: str, index: int, so
     else:
         if turned:
             # one answer drawn in the photo whichever way up the print is read (a 0 / 1 print read alike upside
-            # down, but for a cell or two): given as seen, when that is among them and needed no more corrections
-            # (the guards above looked at the likeliest's), with the turn unknown
-            reader, reading, rev = next(((r, g, v) for r, g, v in turned
-                                         if g.turn == 0 and len(v.changes) <= len(rev.changes)), (reader, reading, rev))
+            # down, but for a cell or two): given as seen, when that is among them and trusted as the likeliest
+            # is, with the turn unknown
+            reader, reading, rev = next(((r, g, v) for s, r, g, v in turned
+                                         if g.turn == 0 and distrusted(g, v, s, likeliest) is None),
+                                        (reader, reading, rev))
             reading = dataclasses.replace(reading, turn_known=False)
     return reader, reading, rev
+
+
+def distrusted(reading: GridReading, rev: revise_stage.Revision, score: float, likeliest: float) -> str | None:
+    """Why a solved reading (its ``score``: log-likelihood less the corrections' cost) is not to be trusted,
+    beside the ``likeliest`` raw reading of the photo; None when it is."""
+    if rev.changes and reading.filled is not None and any(
+            rev.grid[r][c] is None and reading.filled[r, c] >= SURE_MARK
+            for r in range(reading.size) for c in range(reading.size)):
+        # corrections were needed while a plainly printed mark is read as nothing: the givens are not all
+        # known, and a puzzle missing givens is easily made unique by a wrong correction
+        return "a printed mark could not be read, and the rest needed corrections"
+    if score < likeliest - revise_stage.MAX_COST:
+        # the photo reads far better as another kind or turn, which has no valid reading: do not trust this one
+        return "the likeliest reading of the photo makes no valid puzzle"
+    return None
 
 
 def same_in_photo(first: GridReading, first_rev: revise_stage.Revision, second: GridReading,

@@ -31,8 +31,8 @@ class _Reader(takuzu.TakuzuReader):
 
     def read(self, loaded, candidate, engine, *, timer, **options):
         mesh = Mesh(8, np.stack(np.meshgrid(np.arange(9.0), np.arange(9.0)), axis=-1))
-        return [GridReading(mesh=mesh, turn=turn, cands=cands, fit=0.0, picture=np.zeros((8, 8), np.uint8), cell=1)
-                for turn, cands in self.readings]
+        return [GridReading(mesh=mesh, turn=turn, cands=cands, fit=0.0, picture=np.zeros((8, 8), np.uint8), cell=1,
+                            filled=filled) for turn, cands, *more in self.readings for filled in (more or [None])]
 
 
 def _read(readings):
@@ -54,3 +54,15 @@ def test_a_rival_with_another_answer_in_the_photo_still_makes_it_unreadable():
     upside_down = np.rot90(other, 2).tolist()
     _, reading, rev = _read([(0, _cands(GIVENS, 0.97)), (2, _cands(upside_down, 0.99))])
     assert rev.status == "unreadable" and "two different readings" in rev.reason
+
+
+def test_the_reading_as_seen_is_given_only_when_trusted_as_the_likeliest_would_be():
+    """The upright reading needed a mark taken out where the ink plainly shows one (a printed mark could not
+    be read): not trusted, so the likeliest reading (upside down) is given, the turn unknown all the same."""
+    upside_down = np.rot90(np.array(GIVENS, dtype=object), 2).tolist()
+    cands = _cands(GIVENS, 0.97)
+    cands[7][7] = [(0, 0.6), (None, 0.4)]  # a mark read where the print has none (the solution has 1 there)
+    filled = np.zeros((8, 8))
+    filled[7, 7] = 1.0  # ... whose ink is plain
+    _, reading, rev = _read([(0, cands, filled), (2, _cands(upside_down, 0.99))])
+    assert rev.status == "solved" and reading.turn == 2 and not reading.turn_known
