@@ -680,7 +680,7 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = CLUSTER_CELLS, limi
 def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
                    masks: dict | None) -> list[tuple[int, np.ndarray, tuple[int, int]]]:
     """``cell_cluster_quads``' clusters of at least ``min_cells`` cells, unsorted: (cells, quad, (columns along
-    its top, rows along its left side) of their lattice (``lattice_quad``), (0, 0) when no lattice fits them)."""
+    its top, rows along its left side) of their lattice (``lattice_fit``), (0, 0) when no lattice fits them)."""
     stats, centroids = light_regions(gray, lines_only, {} if masks is None else masks)
     h_img, w_img = gray.shape
     long_side = max(h_img, w_img)
@@ -716,8 +716,7 @@ def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
             np.stack([x[members] + w[members], y[members] + h[members]], 1), np.stack([x[members], y[members] + h[members]], 1),
         ]).astype(np.float32)
         extent = (0, 0)
-        fitted = lattice_quad(np.stack([cx[group], cy[group]], 1), size[group], near[np.ix_(group, group)],
-                              with_extent=True)
+        fitted = lattice_fit(np.stack([cx[group], cy[group]], 1), size[group], near[np.ix_(group, group)])
         if fitted is not None:
             quad, extent = fitted
         else:
@@ -728,15 +727,22 @@ def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
     return out
 
 
-def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray, *,
-                 with_extent: bool = False) -> np.ndarray | tuple[np.ndarray, tuple[int, int]] | None:
+def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray) -> np.ndarray | None:
     """The outline (4, 2) (x, y) of the lattice of cell ``centres`` (K, 2) (x, y), ``sizes`` (K,) (their
-    sides) linked by the (K, K) bool ``near`` matrix: each cell gets a (row, col) index by walking from neighbour to neighbour (steps measured
-    along the lattice's own axes), a homography maps the indices to the centres (robust fit), and the outline is
-    the indices' extent plus half a cell's side all round (the outer cells' edges). Cells missing at a corner or along a side do not bend it the
-    way a convex hull does. None when no lattice fits. ``with_extent``: ``(outline, (columns, rows))``, the
-    cells the outline spans each way: columns along the lattice axis within 45 degrees of the image's x axis,
-    so along the outline's top side (``order_corners``), rows along its left side."""
+    sides) linked by the (K, K) bool ``near`` matrix (``lattice_fit``); None when no lattice fits."""
+    fitted = lattice_fit(centres, sizes, near)
+    return None if fitted is None else fitted[0]
+
+
+def lattice_fit(centres: np.ndarray, sizes: np.ndarray,
+                near: np.ndarray) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """``(outline, (columns, rows))`` of the lattice of cell ``centres`` (K, 2) (x, y), ``sizes`` (K,) (their
+    sides) linked by the (K, K) bool ``near`` matrix: each cell gets a (column, row) index by walking from
+    neighbour to neighbour (steps measured along the lattice's own axes, the first within 45 degrees of the
+    image's x axis), a homography maps the indices to the centres (robust fit), and the outline (4, 2) (x, y)
+    is the indices' extent plus half a cell's side all round (the outer cells' edges). Cells missing at a
+    corner or along a side do not bend it the way a convex hull does. ``(columns, rows)``: the cells the
+    outline spans along its top side (``order_corners``) and along its left side. None when no lattice fits."""
     k = len(centres)
     i, j = np.nonzero(np.triu(near, 1))
     if k < 6 or len(i) < k:
@@ -782,7 +788,7 @@ def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray, *,
     (c0, r0), (c1, r1) = ij.min(axis=0) - half, ij.max(axis=0) + half  # pitches (boxes may stand apart)
     box = np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], np.float32).reshape(-1, 1, 2)
     outline = order_corners(cv2.perspectiveTransform(box, h).reshape(4, 2))
-    return (outline, (round(c1 - c0), round(r1 - r0))) if with_extent else outline
+    return outline, (round(c1 - c0), round(r1 - r0))
 
 
 SEARCH_MARGIN = 0.12  #: share of the side looked at around a rejected outline for a lattice (a row cut off)
