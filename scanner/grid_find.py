@@ -680,8 +680,48 @@ def cell_cluster_quads(gray: np.ndarray, *, min_cells: int = CLUSTER_CELLS, limi
 def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
                    masks: dict | None) -> list[tuple[int, np.ndarray, tuple[int, int]]]:
     """``cell_cluster_quads``' clusters of at least ``min_cells`` cells, unsorted: (cells, quad, (columns along
-    its top, rows along its left side) of their lattice (``lattice_fit``), (0, 0) when no lattice fits them)."""
-    stats, centroids = light_regions(gray, lines_only, {} if masks is None else masks)
+    its top, rows along its left side) of their lattice (``lattice_fit``), (0, 0) when no lattice fits them).
+    Each cluster's outline is taken once per page and kept in ``masks`` (``page``): ``find_grids`` asks again
+    for smaller clusters than its first look."""
+    kept = {} if masks is None else masks
+    regions = _cell_regions(gray, lines_only, kept)
+    fits = kept.setdefault(("cluster outlines", lines_only), {})
+    out: list[tuple[int, np.ndarray, tuple[int, int]]] = []
+    for r in np.unique(regions.roots):
+        group = regions.roots == r
+        if int(group.sum()) < min_cells:
+            continue
+        if r not in fits:
+            fits[r] = _cluster_outline(regions, group)
+        if fits[r] is not None:
+            out.append((int(group.sum()), *fits[r]))
+    return out
+
+
+@dataclass
+class _CellRegions:
+    """The box-like light regions of a page that may be grid cells (``_cell_regions``): their bounding boxes
+    ``x``, ``y``, ``w``, ``h`` (K,), sides ``size`` and centres ``cx``, ``cy`` (K,), the (K, K) bool ``near``
+    matrix of neighbouring cells and the cluster label ``roots`` (K,) of each (``linked_groups``)."""
+
+    x: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+    h: np.ndarray
+    size: np.ndarray
+    cx: np.ndarray
+    cy: np.ndarray
+    near: np.ndarray
+    roots: np.ndarray
+
+
+def _cell_regions(gray: np.ndarray, lines_only: bool, kept: dict) -> _CellRegions:
+    """The cell-like light regions of ``page_mask(gray, lines_only, kept)`` and their clusters, taken once and
+    kept in ``kept``."""
+    key = ("cell regions", lines_only)
+    if key in kept:
+        return kept[key]
+    stats, centroids = light_regions(gray, lines_only, kept)
     h_img, w_img = gray.shape
     long_side = max(h_img, w_img)
     x, y, w, h, area = (stats[:, i].astype(np.float64) for i in range(5))
@@ -693,9 +733,8 @@ def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
         & (x > 0) & (y > 0) & (x + w < w_img) & (y + h < h_img)
     )
     idx = np.nonzero(ok)[0]
-    if len(idx) < min_cells:
-        return []
-    size = np.sqrt(w[idx] * h[idx])
+    x, y, w, h = x[idx], y[idx], w[idx], h[idx]
+    size = np.sqrt(w * h)
     cx, cy = centroids[idx, 0], centroids[idx, 1]
     # neighbours: similar size and centres within 1.7 cell sizes
     dist = np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
@@ -704,27 +743,26 @@ def _cell_clusters(gray: np.ndarray, *, min_cells: int, lines_only: bool,
     np.fill_diagonal(near, False)
     inner = near.sum(axis=1) >= 2  # a grid cell has at least two neighbouring cells; stray boxes do not
     near &= inner[:, None] & inner[None, :]
-    roots = linked_groups(near)
-    out: list[tuple[int, np.ndarray, tuple[int, int]]] = []
-    for r in np.unique(roots):
-        group = roots == r
-        members = idx[group]
-        if len(members) < min_cells:
-            continue
-        corners = np.concatenate([
-            np.stack([x[members], y[members]], 1), np.stack([x[members] + w[members], y[members]], 1),
-            np.stack([x[members] + w[members], y[members] + h[members]], 1), np.stack([x[members], y[members] + h[members]], 1),
-        ]).astype(np.float32)
-        extent = (0, 0)
-        fitted = lattice_fit(np.stack([cx[group], cy[group]], 1), size[group], near[np.ix_(group, group)])
-        if fitted is not None:
-            quad, extent = fitted
-        else:
-            quad = _quad_from_contour(corners.reshape(-1, 1, 2))
-        if quad is None or not _sides_ok(quad):
-            continue
-        out.append((len(members), quad, extent))
-    return out
+    kept[key] = _CellRegions(x, y, w, h, size, cx, cy, near, linked_groups(near))
+    return kept[key]
+
+
+def _cluster_outline(regions: _CellRegions, group: np.ndarray) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """(quad, (columns, rows)) of the cluster of ``regions`` marked by ``group`` (K,) bool: its lattice's
+    outline (``lattice_fit``), else the outline of its cells' corners with extent (0, 0); None when neither is
+    a plausible quad."""
+    r = regions
+    fitted = lattice_fit(np.stack([r.cx[group], r.cy[group]], 1), r.size[group], r.near[np.ix_(group, group)])
+    if fitted is not None:
+        quad, extent = fitted
+    else:
+        x, y, w, h = r.x[group], r.y[group], r.w[group], r.h[group]
+        corners = np.concatenate([np.stack([x, y], 1), np.stack([x + w, y], 1), np.stack([x + w, y + h], 1),
+                                  np.stack([x, y + h], 1)]).astype(np.float32)
+        quad, extent = _quad_from_contour(corners.reshape(-1, 1, 2)), (0, 0)
+    if quad is None or not _sides_ok(quad):
+        return None
+    return quad, extent
 
 
 def lattice_quad(centres: np.ndarray, sizes: np.ndarray, near: np.ndarray) -> np.ndarray | None:

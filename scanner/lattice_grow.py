@@ -40,6 +40,12 @@ def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int
     return cv2.warpPerspective(gray, warp, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), warp
 
 
+def _lines(extent: tuple[int, int, int, int], *, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where the lattice's lines lie in its ``_picture``: x of its columns' lines, y of its rows' lines."""
+    u0, u1, v0, v1 = extent
+    return (np.arange(u1 - u0 + 1) + PAD) * cell, (np.arange(v1 - v0 + 1) + PAD) * cell
+
+
 def _refitted(to_image: np.ndarray, warp: np.ndarray, extent: tuple[int, int, int, int], horiz: np.ndarray,
               vert: np.ndarray, *, cell: int) -> np.ndarray:
     """``to_image`` fitted again to the lattice's lines as the picture (``warp`` from the image) shows them:
@@ -47,8 +53,7 @@ def _refitted(to_image: np.ndarray, warp: np.ndarray, extent: tuple[int, int, in
     lines so found mapped back to its lattice point (least squares). A lattice extended far from the cells it
     was measured on drifts off its lines; measured again as it grows, it follows them."""
     u0, u1, v0, v1 = extent
-    xs = (np.arange(u1 - u0 + 1) + PAD) * cell
-    ys = (np.arange(v1 - v0 + 1) + PAD) * cell
+    xs, ys = _lines(extent, cell=cell)
     reach = max(1, round(DRIFT * cell))
 
     def peaks(profile: np.ndarray, at: np.ndarray) -> np.ndarray:  # (a thick line's flat top: its middle)
@@ -107,8 +112,7 @@ def grow(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, cell: 
         # lines running on: thin strokes only (marks filling the cells, a circle print's discs, are no lines, nor
         # ink between them); a closing line: ink too (a border along a title bar merges with it into one block)
         (horiz, vert), (h_ink, v_ink) = thin_strokes(picture, ink=False, **shape), thin_strokes(picture, **shape)
-        xs = (np.arange(u1 - u0 + 1) + PAD) * cell  # the lattice's lines in the picture
-        ys = (np.arange(v1 - v0 + 1) + PAD) * cell
+        xs, ys = _lines((u0, u1, v0, v1), cell=cell)
         top = _grows(vert, h_ink, xs, ys[0], -cell)
         bottom = _grows(vert, h_ink, xs, ys[-1], cell)
         left = _grows(horiz.T, v_ink.T, ys, xs[0], -cell)
