@@ -5,7 +5,8 @@ other cells (a circle print's black discs) break them up, and an outline taking 
 stand for the grid. The part's lattice is good, though: its n + 1 lines each way are evenly spaced. Its
 homography from lattice coordinates (u across, v down, 0..n) to the photo is extended outward: a side
 grows by one cell while the lattice's lines run on through the next cell's band beyond it and a ruled line
-closes that band. A flat grid's lattice extends exactly; the result is checked like any outline. The part
+closes that band; one stopped short of a square, its lines running on at one end only, is squared there
+(``squared``). A flat grid's lattice extends exactly; the result is checked like any outline. The part
 may be as small as 3 x 3 whole cells in an outline nothing else was found in (thin lines broken in the
 detection copy merge the other cells).
 
@@ -23,6 +24,9 @@ PAD = 1.5  #: cells of the picture around the lattice (the next cell's band and 
 CLOSED = 0.6  #: share of the next line's length that must be stroke ink (within 2 pixels) for it to count
 MOST = 20  #: largest grid grown to (cells a side)
 DRIFT = 0.25  #: share of a cell the closing line may lie off the extended lattice's next line
+#: most share of its longer side a lattice grown short of a square is squared by, on the one end where its lines
+#: run on (the result is checked like any outline)
+SQUARED = 0.25
 
 
 def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int, int],
@@ -85,12 +89,18 @@ def _closed(lines: np.ndarray, at: float, span: tuple[float, float], *, reach: i
     return max(float((lines[y - 2:y + 3, lo:hi + 1] > 0).any(axis=0).mean()) for y in rows) >= CLOSED
 
 
+def _runs_past(across: np.ndarray, at: np.ndarray, end: float, step: float) -> bool:
+    """Whether the lattice's lines at columns ``at`` of ``across`` (their line ink, running down) run on past
+    its ``end`` (a row of ``across``) through the next cell's band (``step`` = +-1 cell)."""
+    band = sorted((end + 0.2 * step, end + 0.8 * step))
+    return run_on(across, at, (round(band[0]), round(band[1]))) > RUNS_ON
+
+
 def _grows(across: np.ndarray, along: np.ndarray, at: np.ndarray, end: float, step: float) -> bool:
     """Whether the lattice grows by a cell past its ``end`` (a row of ``across``, ``step`` = +-1 cell):
-    its lines at columns ``at`` of ``across`` (their line ink, running down) run on through the next cell's
-    band, and a line of ``along`` (line ink of the lines across) closes it."""
-    band = sorted((end + 0.2 * step, end + 0.8 * step))
-    return (run_on(across, at, (round(band[0]), round(band[1]))) > RUNS_ON
+    its lines run on through the next cell's band (``_runs_past``), and a line of ``along`` (line ink of the
+    lines across) closes it."""
+    return (_runs_past(across, at, end, step)
             and _closed(along, end + step, (at[0], at[-1]), reach=round(DRIFT * abs(step))))
 
 
@@ -122,8 +132,29 @@ def grow(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, cell: 
         u0, u1, v0, v1 = u0 - left, u1 + right, v0 - top, v1 + bottom
         if max(u1 - u0, v1 - v0) > most:
             return None
+    if u1 - u0 < v1 - v0:
+        u0, u1, v0, v1 = squared((u0, u1, v0, v1), (_runs_past(horiz.T, ys, xs[0], -cell),
+                                                      _runs_past(horiz.T, ys, xs[-1], cell)))
+    elif u1 - u0 > v1 - v0:
+        u0, u1, v0, v1 = squared((u0, u1, v0, v1), (_runs_past(vert, xs, ys[0], -cell),
+                                                      _runs_past(vert, xs, ys[-1], cell)))
     size = u1 - u0
     if size != v1 - v0 or (u0, u1, v0, v1) == (0, cols, 0, rows):
         return None
     box = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]], np.float32).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(box, to_image).reshape(4, 2), size
+
+
+def squared(extent: tuple[int, int, int, int], runs_on: tuple[bool, bool]) -> tuple[int, int, int, int]:
+    """A lattice's ``extent`` (u0, u1, v0, v1) squared along its shorter side, whose lines run on past its start
+    and past its end as ``runs_on`` says: on the one end where they do, when the cells missing are at most
+    ``SQUARED`` of its longer side; else unchanged. A lattice stops growing short of its grid where no line is
+    seen to close the next cell (a faint line, or one half lost under a row of marks)."""
+    u0, u1, v0, v1 = extent
+    missing = abs((u1 - u0) - (v1 - v0))
+    if runs_on.count(True) != 1 or missing > SQUARED * max(u1 - u0, v1 - v0):
+        return extent
+    before = missing if runs_on[0] else 0
+    if u1 - u0 < v1 - v0:
+        return u0 - before, u1 + missing - before, v0, v1
+    return u0, u1, v0 - before, v1 + missing - before

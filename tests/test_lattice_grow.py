@@ -92,3 +92,25 @@ def test_a_lattice_of_more_rows_than_columns_grows_and_follows_the_lines_it_drif
     part = cv2.perspectiveTransform(part.reshape(-1, 1, 2), warp).reshape(4, 2)
     grown = lattice_grow.grow(img, part, (4, 6))
     assert grown is not None and grown[1] == 10 and _near(grown[0], corners)
+
+
+def test_a_lattice_stopped_short_of_a_square_by_a_broken_line_is_squared_where_its_lines_run_on():
+    """The line under the grid's first row broken for most of its length: the lattice stops growing there with
+    10 columns and 8 rows, its column lines running on above it; it is squared on that end to the grid."""
+    img, corners, block = _circle_print()
+    for x in range(300, 900, CELL):  # 70 % of the line gone, in pieces
+        img[247:254, x + 8:x + 43] = 235
+    grown = lattice_grow.grow(img, block, 5)
+    assert grown is not None
+    quad, size = grown
+    assert size == 10 and _near(quad, corners)
+
+
+
+def test_squared_on_the_one_end_where_the_lines_run_on_and_only_a_few_cells_short():
+    assert lattice_grow.squared((-1, 17, -7, 7), (True, False)) == (-1, 17, -11, 7)  # 18 x 14: rows on top
+    assert lattice_grow.squared((-1, 17, -7, 7), (False, True)) == (-1, 17, -7, 11)
+    assert lattice_grow.squared((0, 8, 0, 10), (False, True)) == (0, 10, 0, 10)  # 8 x 10: columns on the right
+    assert lattice_grow.squared((-1, 17, -7, 7), (True, True)) == (-1, 17, -7, 7)  # which end: not told
+    assert lattice_grow.squared((-1, 17, -7, 7), (False, False)) == (-1, 17, -7, 7)
+    assert lattice_grow.squared((0, 18, 0, 12), (True, False)) == (0, 18, 0, 12)  # 6 of 18 missing: too many
