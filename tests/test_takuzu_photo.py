@@ -296,6 +296,21 @@ def test_an_outer_line_bent_as_a_whole_gets_its_corners_back_from_the_rows():
     assert np.abs(fixed.points - right.points).max() <= takuzu.OUTER_SLACK * cell
 
 
+def test_a_true_outer_line_is_not_bent_to_an_inner_line_misfitted_beside_it():
+    """The line above the last row followed askew (its left end a quarter cell low, its right end as high: pulled
+    by a row of marks, or a strong curl) sends the columns' spacing off at their ends; the bottom border runs
+    true through its own crossings and is kept, and so is the rest."""
+    from scanner.rectify import Mesh
+
+    n, cell = 6, 30.0
+    k = np.arange(n + 1) * cell
+    right = Mesh(n, np.stack(np.meshgrid(k + 100.0, k + 50.0), axis=-1))
+    askew = right.points.copy()
+    askew[n - 1, :, 1] += np.linspace(7.0, -7.0, n + 1)
+    fixed = takuzu.regular_outer(Mesh(n, askew))
+    assert np.abs(fixed.points - askew).max() < 1e-9
+
+
 @pytest.mark.parametrize("marks, takuzu_like", [
     (["0", "1", "1", "0", "1", "0", "0", "1", "1", "0", "0", "1", "0", "1", "1", "0"], True),
     (["2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"], False),

@@ -62,18 +62,37 @@ def regular_outer(mesh: rectify.Mesh, *, slack: float = OUTER_SLACK) -> rectify.
     moved = set()
     for axis in (0, 1):
         lines = pts if axis == 0 else pts.transpose(1, 0, 2)  # lines[i, k]: crossing k along line i (a view)
+        put = []  # (line, end, where the crossing was) of this pass's corrections
         for i in range(n + 1):
             for end, inner in ((0, slice(1, n + 1)), (n, slice(0, n))):
                 at = (i, end) if axis == 0 else (end, i)
                 if at in moved:
                     continue
-                coef = np.polyfit(index[inner], lines[i, inner], 2)  # (3, 2): x and y along the line
-                want = np.array([np.polyval(coef[:, j], index[end]) for j in (0, 1)])
+                want = _course(lines[i], inner, end)
                 step = float(np.linalg.norm(lines[i, 1] - lines[i, 2] if end == 0 else lines[i, n - 1] - lines[i, n - 2]))
                 if np.linalg.norm(lines[i, end] - want) > slack * step:
+                    put.append((i, end, lines[i, end].copy()))
                     lines[i, end] = want
-                    moved.add(at)
+        # a corrected crossing must lie on the outer line's course too (through its other crossings, corrected):
+        # an inner line misfitted near the border (pulled by a row of marks, or a strong curl) sends the
+        # spacing of the lines across it off at their ends, where the outer line itself runs true
+        for i, end, was in put:
+            border = lines[:, end]
+            others = np.arange(n + 1) != i
+            step = float(np.linalg.norm(border[i + 1] - border[i] if i < n else border[i] - border[i - 1]))
+            if np.linalg.norm(border[i] - _course(border, others, i)) > slack * step:
+                border[i] = was
+            else:
+                moved.add((i, end) if axis == 0 else (end, i))
     return rectify.Mesh(n, pts)
+
+
+def _course(points: np.ndarray, through, at: int) -> np.ndarray:
+    """(x, y) at index ``at`` of the quadratic (perspective, curl) through the crossings ``points[through]``
+    (``points`` (n + 1, 2) along one line; ``through`` a slice or a boolean mask of its indices)."""
+    index = np.arange(len(points), dtype=np.float64)
+    coef = np.polyfit(index[through], points[through], 2)  # (3, 2): x and y along the line
+    return np.array([np.polyval(coef[:, j], float(at)) for j in (0, 1)])
 
 
 def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
