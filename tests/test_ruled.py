@@ -244,3 +244,34 @@ def test_measure_with_least_gives_the_full_measure_of_the_glyphs_that_tall_and_n
                 assert b.height == 0.0 and b.crop is None
     assert any(full[r][c].crop is not None and some[r][c].crop is None for r in range(n) for c in range(n))
     assert any(some[r][c].crop is not None for r in range(n) for c in range(n))
+
+
+def _grainy_grid(noise: float, *, seed: int = 0) -> np.ndarray:
+    """An 8 x 8 grid of 40 px cells photographed dark and soft (paper 100, lines 70, two 0s at 40, blurred) under
+    sensor grain of ``noise`` gray levels."""
+    n, cell = 8, 40
+    img = np.full((n * cell, n * cell), 100, np.uint8)
+    for i in range(n + 1):
+        cv2.line(img, (0, i * cell), (n * cell, i * cell), 70, 1)
+        cv2.line(img, (i * cell, 0), (i * cell, n * cell), 70, 1)
+    for r, c in ((1, 2), (5, 5)):
+        cv2.putText(img, "0", (c * cell + 11, r * cell + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 40, 2)
+    img = cv2.GaussianBlur(img, (0, 0), 1.5)
+    noisy = img + np.random.default_rng(seed).normal(0, noise, img.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def test_a_grainy_picture_is_smoothed_before_its_ink_is_measured_and_shows_no_phantom_marks():
+    pic = _grainy_grid(3.0)
+
+    def inked(gray):
+        inks = cells.measure(ruled.local_contrast(gray, cell=40), 8, cell=40)
+        return sorted((r, c) for r in range(8) for c in range(8) if inks[r][c].crop is not None)
+
+    assert len(inked(pic)) > 10  # stretched per neighbourhood, the grain clumps into marks
+    assert inked(ruled.ungrained(pic, cell=40)) == [(1, 2), (5, 5)]
+
+
+def test_a_clean_picture_is_not_smoothed():
+    pic = _grid_picture(6, {(1, 1): ("1", 30), (4, 2): ("0", 30)})
+    assert ruled.ungrained(pic, cell=CELL) is pic

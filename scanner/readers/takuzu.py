@@ -35,7 +35,8 @@ from .. import circles, rectify, revise
 from ..ocr.glyph import STATS, encloses_hole, normalise_all
 from ..page_turn import page_orientation, page_quarter, page_words, turn_or_guess
 from . import GridReading, cells_log_likelihood, turned_grid
-from .ruled import _turn, dewarp_gray, engine_read, fit_of, fitted_mesh, local_contrast, readings_key, second_look
+from .ruled import (_turn, dewarp_gray, engine_read, fit_of, fitted_mesh, local_contrast, readings_key, second_look,
+                    ungrained)
 
 SIZES = tuple(range(4, 21, 2))  #: even sizes the solver takes
 READ_CELL = 40  #: pixels per cell of the dewarped picture the marks are read from
@@ -414,7 +415,8 @@ class TakuzuReader:
             return []  # a Sudoku's digits (with --kind auto the Sudoku reader has read the grid first)
         mesh_small, picture = dewarped(loaded, candidate, timer=timer)
         with timer.stage("ink"):
-            stretched = local_contrast(picture, cell=READ_CELL)
+            smooth = ungrained(picture, cell=READ_CELL)  # (smoothed only when grainy: ``ruled.GRAINY``)
+            stretched = local_contrast(smooth, cell=READ_CELL)
             # measured once for both looks: as a circle print is (``inks``) and with a digit running into the
             # trimmed-off margin looked at again (``first``, ``RETRIM``)
             plain: dict = {}
@@ -469,7 +471,7 @@ class TakuzuReader:
                 # digits: a glyph running into the trimmed-off margin is looked at again, and so is an empty
                 # cell on the picture stretched over 2 cells (``ruled.second_look``): a digit in shadow or
                 # glare, paler than the grid's darkest print, falls short of the page-wide ink level
-                inks = second_look(picture, first, cell=READ_CELL, retrim=RETRIM)
+                inks = second_look(smooth, first, cell=READ_CELL, retrim=RETRIM)
                 faint = np.array([[a.crop is None and b.crop is not None for a, b in zip(ra, rb)]
                                   for ra, rb in zip(first, inks)])
                 readings = read_digits(inks, engine, faint=faint)
