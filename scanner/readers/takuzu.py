@@ -430,7 +430,7 @@ class TakuzuReader:
             # profile, which only a circle grid needs)
             if circles.is_circle_grid([circles.extent(ink.crop) for row in inks for ink in row
                                        if ink.crop is not None]):
-                dark = circles.darkness(picture, cell=READ_CELL)
+                dark = circles.darkness(smooth, cell=READ_CELL)  # (as the cells' ink: a ring is thin beside grain)
                 inked = [(r, c) for r, row in enumerate(inks) for c, ink in enumerate(row) if ink.crop is not None]
                 interiors = [circles.cell_interior(dark, r, c, cell=READ_CELL) for r, c in inked]
                 shaped = dict(zip(inked, circles.marks([inks[r][c].crop for r, c in inked], interiors)))
