@@ -27,6 +27,9 @@ DRIFT = 0.25  #: share of a cell the closing line may lie off the extended latti
 #: most share of its longer side a lattice grown short of a square is squared by, on the one end where its lines
 #: run on (the result is checked like any outline)
 SQUARED = 0.25
+#: ... where its lines run on at least this far (``strokes.run_on``; half of RUNS_ON, as the squared lattice is
+#: checked whole) while at the other end they run on at most ENDED (a border ends them)
+SQUARE_ON, ENDED = 0.2, 0.1
 
 
 def _picture(gray: np.ndarray, to_image: np.ndarray, extent: tuple[int, int, int, int],
@@ -89,18 +92,18 @@ def _closed(lines: np.ndarray, at: float, span: tuple[float, float], *, reach: i
     return max(float((lines[y - 2:y + 3, lo:hi + 1] > 0).any(axis=0).mean()) for y in rows) >= CLOSED
 
 
-def _runs_past(across: np.ndarray, at: np.ndarray, end: float, step: float) -> bool:
-    """Whether the lattice's lines at columns ``at`` of ``across`` (their line ink, running down) run on past
-    its ``end`` (a row of ``across``) through the next cell's band (``step`` = +-1 cell)."""
+def _run_past(across: np.ndarray, at: np.ndarray, end: float, step: float) -> float:
+    """How far the lattice's lines at columns ``at`` of ``across`` (their line ink, running down) run on past
+    its ``end`` (a row of ``across``) through the next cell's band (``step`` = +-1 cell): ``strokes.run_on``."""
     band = sorted((end + 0.2 * step, end + 0.8 * step))
-    return run_on(across, at, (round(band[0]), round(band[1]))) > RUNS_ON
+    return run_on(across, at, (round(band[0]), round(band[1])))
 
 
 def _grows(across: np.ndarray, along: np.ndarray, at: np.ndarray, end: float, step: float) -> bool:
     """Whether the lattice grows by a cell past its ``end`` (a row of ``across``, ``step`` = +-1 cell):
-    its lines run on through the next cell's band (``_runs_past``), and a line of ``along`` (line ink of the
+    its lines run on through the next cell's band (``_run_past`` over ``RUNS_ON``), and a line of ``along`` (line ink of the
     lines across) closes it."""
-    return (_runs_past(across, at, end, step)
+    return (_run_past(across, at, end, step) > RUNS_ON
             and _closed(along, end + step, (at[0], at[-1]), reach=round(DRIFT * abs(step))))
 
 
@@ -133,11 +136,11 @@ def grow(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, cell: 
         if max(u1 - u0, v1 - v0) > most:
             return None
     if u1 - u0 < v1 - v0:
-        u0, u1, v0, v1 = squared((u0, u1, v0, v1), (_runs_past(horiz.T, ys, xs[0], -cell),
-                                                      _runs_past(horiz.T, ys, xs[-1], cell)))
+        u0, u1, v0, v1 = squared((u0, u1, v0, v1), (_run_past(horiz.T, ys, xs[0], -cell),
+                                                      _run_past(horiz.T, ys, xs[-1], cell)))
     elif u1 - u0 > v1 - v0:
-        u0, u1, v0, v1 = squared((u0, u1, v0, v1), (_runs_past(vert, xs, ys[0], -cell),
-                                                      _runs_past(vert, xs, ys[-1], cell)))
+        u0, u1, v0, v1 = squared((u0, u1, v0, v1), (_run_past(vert, xs, ys[0], -cell),
+                                                      _run_past(vert, xs, ys[-1], cell)))
     size = u1 - u0
     if size != v1 - v0 or (u0, u1, v0, v1) == (0, cols, 0, rows):
         return None
@@ -145,16 +148,19 @@ def grow(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, cell: 
     return cv2.perspectiveTransform(box, to_image).reshape(4, 2), size
 
 
-def squared(extent: tuple[int, int, int, int], runs_on: tuple[bool, bool]) -> tuple[int, int, int, int]:
+def squared(extent: tuple[int, int, int, int], run_on: tuple[float, float]) -> tuple[int, int, int, int]:
     """A lattice's ``extent`` (u0, u1, v0, v1) squared along its shorter side, whose lines run on past its start
-    and past its end as ``runs_on`` says: on the one end where they do, when the cells missing are at most
-    ``SQUARED`` of its longer side; else unchanged. A lattice stops growing short of its grid where no line is
-    seen to close the next cell (a faint line, or one half lost under a row of marks)."""
+    and past its end as far as ``run_on`` says (``_run_past``): on the end where they run on (``SQUARE_ON``)
+    while at the other they end (``ENDED``), when the cells missing are at most ``SQUARED`` of its longer side;
+    else unchanged. A lattice stops growing short of its grid where no line is seen to close the next cell (a
+    faint line, or one half lost under a row of marks), or its lines are seen to run on only faintly (a soft
+    photo)."""
     u0, u1, v0, v1 = extent
     missing = abs((u1 - u0) - (v1 - v0))
-    if runs_on.count(True) != 1 or missing > SQUARED * max(u1 - u0, v1 - v0):
+    on = [a >= SQUARE_ON and b <= ENDED for a, b in (run_on, run_on[::-1])]
+    if on.count(True) != 1 or missing > SQUARED * max(u1 - u0, v1 - v0):
         return extent
-    before = missing if runs_on[0] else 0
+    before = missing if on[0] else 0
     if u1 - u0 < v1 - v0:
         return u0 - before, u1 + missing - before, v0, v1
     return u0, u1, v0 - before, v1 + missing - before

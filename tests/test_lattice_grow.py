@@ -108,9 +108,10 @@ def test_a_lattice_stopped_short_of_a_square_by_a_broken_line_is_squared_where_i
 
 
 def test_squared_on_the_one_end_where_the_lines_run_on_and_only_a_few_cells_short():
-    assert lattice_grow.squared((-1, 17, -7, 7), (True, False)) == (-1, 17, -11, 7)  # 18 x 14: rows on top
-    assert lattice_grow.squared((-1, 17, -7, 7), (False, True)) == (-1, 17, -7, 11)
-    assert lattice_grow.squared((0, 8, 0, 10), (False, True)) == (0, 10, 0, 10)  # 8 x 10: columns on the right
-    assert lattice_grow.squared((-1, 17, -7, 7), (True, True)) == (-1, 17, -7, 7)  # which end: not told
-    assert lattice_grow.squared((-1, 17, -7, 7), (False, False)) == (-1, 17, -7, 7)
-    assert lattice_grow.squared((0, 18, 0, 12), (True, False)) == (0, 18, 0, 12)  # 6 of 18 missing: too many
+    assert lattice_grow.squared((-1, 17, -7, 7), (0.7, 0.0)) == (-1, 17, -11, 7)  # 18 x 14: rows on top
+    assert lattice_grow.squared((-1, 17, -7, 7), (0.0, 0.3)) == (-1, 17, -7, 11)  # (a soft photo's faint lines)
+    assert lattice_grow.squared((0, 8, 0, 10), (0.05, 0.9)) == (0, 10, 0, 10)  # 8 x 10: columns on the right
+    assert lattice_grow.squared((-1, 17, -7, 7), (0.7, 0.5)) == (-1, 17, -7, 7)  # which end: not told
+    assert lattice_grow.squared((-1, 17, -7, 7), (0.7, 0.15)) == (-1, 17, -7, 7)
+    assert lattice_grow.squared((-1, 17, -7, 7), (0.1, 0.0)) == (-1, 17, -7, 7)  # ended at both
+    assert lattice_grow.squared((0, 18, 0, 12), (0.9, 0.0)) == (0, 18, 0, 12)  # 6 of 18 missing: too many
