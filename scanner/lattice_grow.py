@@ -101,8 +101,8 @@ def _run_past(across: np.ndarray, at: np.ndarray, end: float, step: float) -> fl
 
 def _grows(across: np.ndarray, along: np.ndarray, at: np.ndarray, end: float, step: float) -> bool:
     """Whether the lattice grows by a cell past its ``end`` (a row of ``across``, ``step`` = +-1 cell):
-    its lines run on through the next cell's band (``_run_past`` over ``RUNS_ON``), and a line of ``along`` (line ink of the
-    lines across) closes it."""
+    its lines run on through the next cell's band (``_run_past`` over ``RUNS_ON``), and a line of ``along``
+    (line ink of the lines across) closes it."""
     return (_run_past(across, at, end, step) > RUNS_ON
             and _closed(along, end + step, (at[0], at[-1]), reach=round(DRIFT * abs(step))))
 

@@ -49,8 +49,10 @@ GLYPHS_CIRCLES = {"0": "white circle", "1": "black circle"}  #: how a circle pri
 def regular_outer(mesh: rectify.Mesh, *, slack: float = OUTER_SLACK) -> rectify.Mesh:
     """``mesh`` with its outer crossings checked against the inner ones: along every line across the grid, a
     first or last crossing lying off the quadratic (perspective, curl) through the others by more than
-    ``slack`` of the local cell is put on it. Shaded givens and marks beside the border, or a page edge or
-    shadow, can pull an outer ruled line a cell away while the inner lines are found right.
+    ``slack`` of the local cell is put on it, unless it then lies as far off its outer line's course (through
+    that line's other crossings). Shaded givens and marks beside the border, or a page edge or shadow, can pull
+    an outer ruled line a cell away while the inner lines are found right; an inner line misfitted beside the
+    border sends the others' spacing off at their ends while the outer line runs true.
 
     The rows are checked first, then the columns, on the rows' corrections; a crossing a row has put right is
     left alone by its column: an outer line bent as a whole agrees with itself and would put its corner
@@ -59,7 +61,6 @@ def regular_outer(mesh: rectify.Mesh, *, slack: float = OUTER_SLACK) -> rectify.
     pts = mesh.points.copy()
     if n < 4:
         return mesh
-    index = np.arange(n + 1, dtype=np.float64)
     moved = set()
     for axis in (0, 1):
         lines = pts if axis == 0 else pts.transpose(1, 0, 2)  # lines[i, k]: crossing k along line i (a view)
