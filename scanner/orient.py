@@ -157,9 +157,40 @@ def aligned_profile(tile: np.ndarray, *, strips: int = STRIPS) -> np.ndarray:
     h, w = tile.shape
     step = w // strips
     # the strips' row sums (whole numbers: summed in any order, the same)
-    parts = tile[:, :strips * step].reshape(h, strips, step).sum(axis=2).T.astype(np.float32)  # (strips, h)
+    return straightened(tile[:, :strips * step].reshape(h, strips, step).sum(axis=2).T.astype(np.float32))
+
+
+def straightened(parts: np.ndarray) -> np.ndarray:
+    """``aligned_profile`` of a tile from its strips' row sums ``parts`` (strips, h) float32."""
+    strips, h = parts.shape
     totals = parts[_strip_rows(h, strips)].sum(axis=1)  # (slopes, h)
     return totals[int(np.argmax((totals * totals).sum(axis=1)))]
+
+
+@dataclass(frozen=True)
+class StripSums:
+    """A frame's ink ``mask`` (S, S) bool summed over runs of ``width`` pixels both ways (``of``): ``across``
+    (S', S' // width) int64, each row's ink in each run of ``width`` columns; ``down`` (S' // width, S'), each
+    column's ink in each run of ``width`` rows (S' = S less its remainder by ``width``). A tile starting on
+    multiples of ``width``, its strips ``width`` wide, has its row and column profiles and its strips' row sums
+    (``aligned_profile``) summed from these once per frame rather than from its pixels, tile by overlapping
+    tile: whole numbers, the same."""
+
+    width: int
+    across: np.ndarray
+    down: np.ndarray
+
+    @classmethod
+    def of(cls, mask: np.ndarray, width: int) -> "StripSums":
+        k = mask.shape[0] // width
+        cut = mask[:k * width, :k * width]
+        return cls(width, cut.reshape(k * width, k, width).sum(axis=2), cut.reshape(k, width, k * width).sum(axis=1))
+
+    def tile(self, y: int, x: int, side: int) -> tuple[np.ndarray, np.ndarray]:
+        """(each row's ink per strip (side, strips), each column's ink per band of rows (strips, side)) of the
+        tile ``mask[y:y + side, x:x + side]`` (``y``, ``x`` and ``side`` multiples of ``width``)."""
+        w = self.width
+        return self.across[y:y + side, x // w:(x + side) // w], self.down[y // w:(y + side) // w, x:x + side]
 
 
 @functools.lru_cache(maxsize=64)
@@ -187,17 +218,31 @@ def line_vote(profile: np.ndarray, *, weights: np.ndarray = SHAPE_WEIGHTS) -> fl
     couple of paper rows either side): the profile in units of the line's own spread about its centroid,
     the part above against the mirrored part below, weighed by ``weights`` (Latin ascenders and
     capitals above the x-height band outweigh descenders below it; blur and size are normalised away)."""
+    # (the reductions called as ufuncs and both sides sampled in one call: a tile's lines are many and short,
+    # so the calls' overhead is most of the cost; the values are the same)
     p = profile.astype(np.float64)
-    total = p.sum()
+    total = np.add.reduce(p)
     if total <= 0:
         return 0.0
-    y = np.arange(len(p), dtype=np.float64)
-    centre = float((p * y).sum() / total)
-    spread = float(np.sqrt((p * (y - centre) ** 2).sum() / total))
-    q = p / p.max()
-    above = np.interp(centre - spread * SHAPE_AT, y, q, left=0.0, right=0.0)
-    below = np.interp(centre + spread * SHAPE_AT, y, q, left=0.0, right=0.0)
-    return float((above - below) @ weights)
+    y = _positions(len(p))
+    centre = float(np.add.reduce(p * y) / total)
+    spread = float(np.sqrt(np.add.reduce(p * (y - centre) ** 2) / total))
+    q = p / np.maximum.reduce(p)
+    sampled = np.interp(centre + spread * _SHAPE_BOTH, y, q, left=0.0, right=0.0)  # (above, then below)
+    return float((sampled[:len(SHAPE_AT)] - sampled[len(SHAPE_AT):]) @ weights)
+
+
+#: ``SHAPE_AT`` above the centre (negated: rows up), then below it
+_SHAPE_BOTH = np.concatenate([-SHAPE_AT, SHAPE_AT])
+_SHAPE_BOTH.flags.writeable = False
+
+
+@functools.lru_cache(maxsize=256)
+def _positions(length: int) -> np.ndarray:
+    """(length,) float64 0, 1, ... (read-only): the rows of a line's profile."""
+    y = np.arange(length, dtype=np.float64)
+    y.flags.writeable = False
+    return y
 
 
 #: ``line_vote`` weights for whole text lines (``text_lines``): a logistic fit (no intercept) on 34 500 lines of
@@ -290,7 +335,11 @@ def line_balance(tile: np.ndarray) -> tuple[float, int]:
     """(votes up - votes down, lines) over the text lines of ``tile`` (h, w) bool ink read as rows of text:
     every line (a run of inked rows of the straightened profile, not cut by the tile's edge) votes by the
     sign of ``line_vote``."""
-    prof = aligned_profile(tile)
+    return profile_balance(aligned_profile(tile))
+
+
+def profile_balance(prof: np.ndarray) -> tuple[float, int]:
+    """``line_balance`` of a tile from its straightened row profile ``prof`` (h,) (``aligned_profile``)."""
     if prof.max() <= 0:
         return 0.0, 0
     on = prof > 0.03 * prof.max()
@@ -320,6 +369,9 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     m = int(round(MARGIN * cell))
     grid = (m - cell // 2, m + n * cell + cell // 2)
     t = TILE * cell
+    # tiles start on whole cells and their strips are a cell wide (TILE cells, STRIPS strips): every tile's sums
+    # are taken from the frame's strip sums
+    sums = StripSums.of(mask, t // STRIPS)
     along = np.zeros(2, dtype=int)  # lines measured in the tiles whose text runs along rows / along columns
     votes = np.zeros(2)  # their lines' votes (tops up / tops to the right)
     starts = range(0, size - t + 1, t // 2)
@@ -327,15 +379,19 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
         for x in starts:
             if y + t > grid[0] and y < grid[1] and x + t > grid[0] and x < grid[1]:
                 continue  # overlaps the grid
-            tile = mask[y:y + t, x:x + t]
-            share = float(tile.mean())
+            strips, bands = sums.tile(y, x, t)  # (t, STRIPS), (STRIPS, t)
+            row_ink = strips.sum(axis=1)  # (``tile.sum(axis=1)``, as for ``bands`` below)
+            share = int(row_ink.sum()) / (t * t)  # (the tile's mean: its ink over its pixels)
             if not 0.02 <= share <= 0.35:
                 continue  # paper, or a picture / halftone
-            rows, cols = _cv(tile.sum(axis=1)), _cv(tile.sum(axis=0))
+            rows, cols = _cv(row_ink), _cv(bands.sum(axis=0))
             if max(rows, cols) < 0.5 or max(rows, cols) < 1.3 * min(rows, cols):
                 continue  # no clear lines either way
             axis = 0 if rows > cols else 1
-            v, k = line_balance(tile if axis == 0 else np.rot90(tile, k=1))  # tops right become tops up
+            # ``line_balance`` of the tile, turned a quarter counter-clockwise for text along the columns (tops
+            # right become tops up): its strips are then the bands of rows, the last column its first row
+            parts = strips.T if axis == 0 else bands[:, ::-1]
+            v, k = profile_balance(straightened(parts.astype(np.float32)))
             along[axis] += k
             votes[axis] += v
     axis = int(np.argmax(along))

@@ -227,3 +227,45 @@ def test_tiles_agreeing_less_than_tiles_agree_do_not_decide_alone(monkeypatch):
     monkeypatch.setattr(orient, "TILES_AGREE", alone.agree + 0.01)
     found = orient.page_turn(page, quad, N)
     assert found.turn == 0 and found.line_z != 0.0
+
+
+def test_strip_sums_give_each_tiles_own_sums():
+    # a frame's strip sums give every tile its row and column ink and its straightened profile (as read along
+    # the rows, and turned a quarter for text along the columns), bit for bit as summed over its pixels
+    rng = np.random.default_rng(5)
+    for width in (16, 23, 44):
+        side = width * int(rng.integers(8, 14)) + int(rng.integers(0, width))  # (a remainder left over)
+        mask = rng.random((side, side)) < rng.uniform(0.02, 0.4)
+        sums = orient.StripSums.of(mask, width)
+        t = orient.STRIPS * width
+        for y in range(0, side - t + 1, 2 * width):
+            for x in range(0, side - t + 1, 2 * width):
+                tile = mask[y:y + t, x:x + t]
+                strips, bands = sums.tile(y, x, t)
+                for got, want in ((strips.sum(axis=1), tile.sum(axis=1)), (bands.sum(axis=0), tile.sum(axis=0))):
+                    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+                for parts, turned in ((strips.T, tile), (bands[:, ::-1], np.rot90(tile, k=1))):
+                    got, want = orient.straightened(parts.astype(np.float32)), orient.aligned_profile(turned)
+                    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+def test_line_vote_is_the_stepwise_one():
+    # the reductions called as ufuncs and both sides sampled at once: the same vote, bit for bit
+    def stepwise(profile, weights):
+        p = profile.astype(np.float64)
+        total = p.sum()
+        if total <= 0:
+            return 0.0
+        y = np.arange(len(p), dtype=np.float64)
+        centre = float((p * y).sum() / total)
+        spread = float(np.sqrt((p * (y - centre) ** 2).sum() / total))
+        q = p / p.max()
+        above = np.interp(centre - spread * orient.SHAPE_AT, y, q, left=0.0, right=0.0)
+        below = np.interp(centre + spread * orient.SHAPE_AT, y, q, left=0.0, right=0.0)
+        return float((above - below) @ weights)
+
+    rng = np.random.default_rng(6)
+    for i in range(400):
+        profile = (rng.random(int(rng.integers(5, 80))) * rng.integers(1, 200)).round().astype(np.float32)
+        for weights in (orient.SHAPE_WEIGHTS, orient.LINE_WEIGHTS):
+            assert orient.line_vote(profile, weights=weights) == stepwise(profile, weights)
