@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from . import lattice_grow
-from .strokes import RUNS_ON, ink_mask, run_on, thin_strokes  # (ink_mask: also taken from here)
+from .strokes import RUNS_ON, ink_mask, mean_along, run_on, thin_strokes  # (ink_mask: also taken from here)
 
 SIZES = tuple(range(4, 21))  #: grid sizes any kind may have (Sudoku 4/6/9/16, Futoshiki 4..9, Takuzu 4..20)
 CHECK_SIDE = 480  #: side of the square a candidate is rectified to for the line check
@@ -190,8 +190,8 @@ def line_profiles(mask: np.ndarray, *, reach: int | None = None) -> tuple[np.nda
     k = 2 * reach + 1
     across_rows = cv2.dilate(mask, np.ones((k, 1), np.uint8))
     across_cols = cv2.dilate(mask, np.ones((1, k), np.uint8))
-    rows = across_rows.mean(axis=1) / 255.0
-    cols = across_cols.mean(axis=0) / 255.0
+    rows = mean_along(across_rows, 1) / 255.0
+    cols = mean_along(across_cols, 0) / 255.0
     return rows, cols
 
 
@@ -385,13 +385,17 @@ def _strip_peaks(mask: np.ndarray, span: tuple[float, float], sizes: tuple) -> _
     across_rows = cv2.dilate(mask, np.ones((k, 1), np.uint8))
     across_cols = cv2.dilate(mask, np.ones((1, k), np.uint8))
     edges = np.linspace(span[0], span[1], GLARE_STRIPS + 1).round().astype(int)
-    best = None
-    for a, b in zip(edges[:-1], edges[1:]):
-        profiles = np.stack([across_rows[:, a:b].mean(axis=1), across_cols[a:b, :].mean(axis=0)]) / 255.0
-        got = _line_peaks(profiles, float(span[0]), float(span[1]), sizes)
-        best = got if best is None else _Peaks(got.at, np.maximum(best.lines, got.lines),
-                                               np.maximum(best.mids, got.mids))
-    return best
+    # every strip's two profiles looked up at once (a window's maximum is each profile's own), then the highest
+    # of the strips' taken, strip after strip (laid out as ``_peaks_near`` lays two profiles' out: ``_Peaks.pair``)
+    profiles = np.concatenate([np.stack([mean_along(across_rows[:, a:b], 1), mean_along(across_cols[a:b, :], 0)])
+                               for a, b in zip(edges[:-1], edges[1:])]) / 255.0  # (2 * GLARE_STRIPS, S)
+    got = _line_peaks(profiles, float(span[0]), float(span[1]), sizes)
+    return _Peaks(got.at, _highest_pair(got.lines), _highest_pair(got.mids))
+
+
+def _highest_pair(peaks: np.ndarray) -> np.ndarray:
+    """(2, L) column-major: the highest of each pair of rows (rows, cols) of ``peaks`` (2 * k, L), pair by pair."""
+    return np.asfortranarray(functools.reduce(np.maximum, (peaks[i:i + 2] for i in range(0, len(peaks), 2))))
 
 
 CENTRE_REACH = 0.02  #: share of the check square's side an outline may lie off its border line's centre
@@ -496,9 +500,9 @@ def _bent_count(mask: np.ndarray, rows: np.ndarray, cols: np.ndarray, *, span: t
 
     def bands(direction: int) -> np.ndarray:  # the line profile of each band ((B, S): share of ink along each
         if direction == 0:  # row / column), taken only for a direction whose lines show straight the other way
-            return np.stack([cv2.dilate(mask[:, a:b], np.ones((2 * reach + 1, 1), np.uint8)).mean(axis=1)
+            return np.stack([mean_along(cv2.dilate(mask[:, a:b], np.ones((2 * reach + 1, 1), np.uint8)), 1)
                              for a, b in zip(edges[:-1], edges[1:])]) / 255.0
-        return np.stack([cv2.dilate(mask[a:b, :], np.ones((1, 2 * reach + 1), np.uint8)).mean(axis=0)
+        return np.stack([mean_along(cv2.dilate(mask[a:b, :], np.ones((1, 2 * reach + 1), np.uint8)), 0)
                          for a, b in zip(edges[:-1], edges[1:])]) / 255.0
 
     best = (0, 0.0)
@@ -915,8 +919,8 @@ def lattices_near(gray: np.ndarray, quad: np.ndarray, *, sizes=SIZES, tries: int
     (to be confirmed by ``check``)."""
     side, margin = CHECK_SIDE, SEARCH_MARGIN * CHECK_SIDE
     horiz, vert = _strokes_around(gray, quad)
-    rows = cv2.dilate(horiz, np.ones((5, 1), np.uint8)).mean(axis=1) / 255.0
-    cols = cv2.dilate(vert, np.ones((1, 5), np.uint8)).mean(axis=0) / 255.0
+    rows = mean_along(cv2.dilate(horiz, np.ones((5, 1), np.uint8)), 1) / 255.0
+    cols = mean_along(cv2.dilate(vert, np.ones((1, 5), np.uint8)), 0) / 255.0
     across = even_runs(cols, sizes=sizes, edge=2)
     if not across:
         return []

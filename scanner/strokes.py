@@ -43,6 +43,13 @@ def thin_strokes(picture: np.ndarray, *, block: int, thin: int, reach: int,
     return out[0], out[1]
 
 
+def mean_along(mask: np.ndarray, axis: int) -> np.ndarray:
+    """``mask.mean(axis=axis)`` of a 2-D uint8 ``mask``, the same float64 values: its sums are whole numbers,
+    exact in any order, so they are taken as integers by ``cv2.reduce`` (3-10 times sooner than numpy's mean,
+    which sums a float64 copy) and divided by the count in float64, as numpy divides them."""
+    return cv2.reduce(mask, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() / mask.shape[axis]
+
+
 def run_on(lines: np.ndarray, at: np.ndarray, band: tuple[int, int]) -> float:
     """How much a lattice's inner lines run on through the rows ``band`` (start, stop) of ``lines`` (H, W)
     line ink (the lines run down), its n + 1 lines at columns ``at`` (x, increasing): the share of the band's
@@ -52,7 +59,7 @@ def run_on(lines: np.ndarray, at: np.ndarray, band: tuple[int, int]) -> float:
     if s1 - s0 < 2 or len(at) < 3:
         return 0.0
     near = cv2.dilate(np.pad((lines[s0:s1] > 0).astype(np.uint8), ((0, 0), (2, 2))), np.ones((1, 5), np.uint8))
-    shares = near.mean(axis=0)
+    shares = mean_along(near, 0)
 
     def share(x: np.ndarray) -> np.ndarray:  # the shares at columns ``x`` (0 beyond the picture)
         c = np.round(x).astype(int) + 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scanner import grid_find
+from scanner import grid_find, strokes
 
 PAPER = 235
 
@@ -423,3 +423,44 @@ def test_a_lattice_whose_lines_run_on_past_its_ends_is_grown_to_the_whole_grid(m
     kept: list = []
     assert grid_find._search(img, frame, kept, sizes=grid_find.SIZES)
     assert [k.size for k in kept] == [8] and np.abs(kept[0].quad - corners).max() < 0.03 * 480
+
+
+def test_mean_along_is_numpys_mean():
+    # whole sums taken as integers by OpenCV, divided as numpy divides: the same values, bit for bit, on masks
+    # and on the views of their strips
+    rng = np.random.default_rng(21)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(6, 500, 2))
+        mask = ((rng.random((h, w)) < rng.random()) * 255).astype(np.uint8)
+        for view in (mask, mask[:, 2:w - 3], mask[1:h - 2, :]):
+            for axis in (0, 1):
+                got, want = strokes.mean_along(view, axis), view.mean(axis=axis)
+                assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+def test_strip_peaks_are_the_strips_looked_up_one_by_one():
+    # every strip's profiles looked up at once, the highest of each taken: the peaks (values and layout) of the
+    # strips looked up one by one, so the counts' sums run alike
+    rng = np.random.default_rng(22)
+    side = grid_find.CHECK_SIDE
+    margin = grid_find.CHECK_MARGIN * side
+    span = (margin, side - 1 - margin)
+    for _ in range(20):
+        mask = ((rng.random((side, side)) < rng.uniform(0.01, 0.2)) * 255).astype(np.uint8)
+        for at in rng.integers(0, side, int(rng.integers(5, 25))):
+            mask[int(at), :] = 255
+            mask[:, int(at)] = 255
+        k = 2 * max(2, side // 120) + 1
+        across_rows = cv2.dilate(mask, np.ones((k, 1), np.uint8))
+        across_cols = cv2.dilate(mask, np.ones((1, k), np.uint8))
+        edges = np.linspace(span[0], span[1], grid_find.GLARE_STRIPS + 1).round().astype(int)
+        want = None
+        for a, b in zip(edges[:-1], edges[1:]):
+            profiles = np.stack([across_rows[:, a:b].mean(axis=1), across_cols[a:b, :].mean(axis=0)]) / 255.0
+            got = grid_find._line_peaks(profiles, float(span[0]), float(span[1]), grid_find.SIZES)
+            want = got if want is None else grid_find._Peaks(got.at, np.maximum(want.lines, got.lines),
+                                                             np.maximum(want.mids, got.mids))
+        got = grid_find._strip_peaks(mask, span, grid_find.SIZES)
+        for g, w in ((got.lines, want.lines), (got.mids, want.mids)):
+            assert g.tobytes() == w.tobytes() and g.strides == w.strides and g.shape == w.shape
+        assert grid_find._count(got, level=grid_find.LINE_LEVEL) == grid_find._count(want, level=grid_find.LINE_LEVEL)
