@@ -114,14 +114,13 @@ def _may_hold(inked: np.ndarray, count: np.ndarray, k: int, *, band: int | None 
     the last ``k // 2 + 1`` or more (likewise)."""
     rows, length = inked.shape
     start, end = k - k // 2, k // 2 + 1
-    if band is not None:
-        count = count.copy()
-        count[band:rows - band] = 0
-    if count.max() < min(start, end):  # (most glyphs: no row holds even the shortest window's ink)
-        return None
-    hold = ((count >= k) | ((count >= start) & inked[:, 0] & inked[:, start - 1])
-            | ((count >= end) & inked[:, length - 1] & inked[:, length - end]))
-    return np.flatnonzero(hold) if hold.any() else None
+    least = min(start, end)  # (most rows hold less ink than even the shortest window's: they are passed over)
+    # (row by row in plain numbers: a glyph's few dozen rows, where a dozen array passes cost more)
+    counts = count.tolist()
+    hold = [r for r in range(rows) if counts[r] >= least and (band is None or r < band or r >= rows - band)
+            and (counts[r] >= k or (counts[r] >= start and inked[r, 0] and inked[r, start - 1])
+                 or (counts[r] >= end and inked[r, length - 1] and inked[r, length - end]))]
+    return np.array(hold, dtype=np.intp) if hold else None
 
 
 def _blank(contrast: float, snr: float, side: int) -> Glyph:
