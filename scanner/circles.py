@@ -21,6 +21,11 @@ INK = 0.5  #: darkness above which a pixel is the mark
 ROUND_ASPECT = (0.8, 1.25)  #: width / height of a round mark
 ROUND_SPAN = 0.5  #: a round mark spans at least this share of the crop (circles are printed 55-80 % of a cell)
 CIRCLE_SHARE = 0.75  #: share of a grid's marks that must be round for the grid to be read as circles
+#: ... and most of them this square (the median of each mark's longer side over its shorter): printed circles are
+#: square within a few per cent once dewarped, a bold print's 0s round enough to count as round are not. Dev d11 and
+#: d13 (263 grids): circle grids' medians 1.0 .. 1.07; a 6 x 6 print in a bold serif, six 0s and two 1s, read
+#: as black circles at 1.235 (the other digit grids 1.24 and up)
+SQUARE_MARKS = 1.15
 
 
 @dataclass(frozen=True)
@@ -263,10 +268,12 @@ def disc_probability(contrast: float) -> float:
 
 
 def is_circle_grid(marks: list[Extent | None]) -> bool:
-    """True when the marks of a grid's inked cells are circles (most of them round): ``mark``'s or ``extent``'s
-    (the same ``round``)."""
+    """True when the marks of a grid's inked cells are circles (most of them round, ``CIRCLE_SHARE``, and square,
+    ``SQUARE_MARKS``): ``mark``'s or ``extent``'s (the same ``round``)."""
     seen = [m for m in marks if m is not None]
-    return len(seen) >= 2 and sum(m.round for m in seen) >= CIRCLE_SHARE * len(seen)
+    if len(seen) < 2 or sum(m.round for m in seen) < CIRCLE_SHARE * len(seen):
+        return False
+    return float(np.median([max(m.width, m.height) / max(min(m.width, m.height), 1e-9) for m in seen])) <= SQUARE_MARKS
 
 
 def _sigmoid(x: float) -> float:

@@ -65,6 +65,16 @@ def test_rings_discs_and_digits_told_apart():
     assert not circles.is_circle_grid([zero, one, one, zero])
 
 
+def test_a_bold_print_of_round_zeros_is_no_circle_grid():
+    """A bold serif's 0s count as round (aspect 0.81 .. 0.86), six of a grid's eight marks; its 1s are narrow. The
+    marks are not square as printed circles are: digits, not black circles."""
+    zero, wide_zero, one = (circles.Extent(width=w, height=0.656) for w in (0.531, 0.5625, 0.406))
+    assert zero.round and wide_zero.round and not one.round
+    assert not circles.is_circle_grid([zero, wide_zero] * 3 + [one] * 2)
+    ring, disc = circles.Extent(width=0.62, height=0.60), circles.Extent(width=0.64, height=0.64)
+    assert circles.is_circle_grid([ring, disc] * 3 + [one] * 2)
+
+
 def test_extent_is_the_marks_extent():
     # the reader tells circles from digits by ``extent`` alone (no radial profile): the same width, height and
     # roundness as ``mark``'s, and None where it is None
