@@ -84,7 +84,7 @@ def normalise(gray: np.ndarray, *, cell: int) -> np.ndarray:
 def ink_level(norm: np.ndarray) -> float:
     """The brightness (share of paper) below which a pixel of ``norm`` (H, W) counts as ink: part way from the
     paper (1) to the darkest print (the ruled lines and digits, a low percentile)."""
-    return _level_below(dark_print(norm))
+    return level_below(dark_print(norm))
 
 
 def dark_print(norm: np.ndarray) -> float:
@@ -109,7 +109,7 @@ def dark_print(norm: np.ndarray) -> float:
     return float(b - step * (1.0 - gamma) if gamma >= 0.5 else a + step * gamma)
 
 
-def _level_below(dark: float) -> float:
+def level_below(dark: float) -> float:
     """``ink_level`` of a picture whose darkest print (the 1.5th percentile) is ``dark``."""
     return 1.0 - INK_SHARE * max(1.0 - dark, 0.15)
 
@@ -387,7 +387,7 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
     """
     norm = normalise(gray, cell=cell)
     dark = dark_print(norm)
-    ink = norm < _level_below(dark)  # ink_level(norm)
+    ink = norm < level_below(dark)  # ink_level(norm)
     cut = max(1, round(trim * cell))
     wide_cut = max(1, round(retrim * cell)) if retrim is not None else cut
     glyphs: dict[tuple[int, int], np.ndarray] = {}  # the central glyph's mask in the cells whose crop is built
@@ -413,7 +413,7 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
         strokes = None
         if faint is not None:
             strokes = faint_strokes(norm, cell=cell, share=faint * max(1.0 - dark, 0.15),
-                                    floor=FAINT_GRAIN * paper_grain(norm, _level_below(dark)))
+                                    floor=FAINT_GRAIN * paper_grain(norm, level_below(dark)))
         def crop(mask, y0, x0, y1, x1):  # (the crop, its pixels before the whitening)
             patch = stretched[y0:y1, x0:x1].copy()
             whole = patch.copy() if keep_whole else None

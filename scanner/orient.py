@@ -331,15 +331,10 @@ def text_lines(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN) -
     return out
 
 
-def line_balance(tile: np.ndarray) -> tuple[float, int]:
-    """(votes up - votes down, lines) over the text lines of ``tile`` (h, w) bool ink read as rows of text:
-    every line (a run of inked rows of the straightened profile, not cut by the tile's edge) votes by the
-    sign of ``line_vote``."""
-    return profile_balance(aligned_profile(tile))
-
-
 def profile_balance(prof: np.ndarray) -> tuple[float, int]:
-    """``line_balance`` of a tile from its straightened row profile ``prof`` (h,) (``aligned_profile``)."""
+    """(votes up - votes down, lines) over the text lines of a tile read as rows of text, from its straightened
+    row profile ``prof`` (h,) (``aligned_profile``): every line (a run of inked rows, not cut by the tile's
+    edge) votes by the sign of ``line_vote``."""
     if prof.max() <= 0:
         return 0.0, 0
     on = prof > 0.03 * prof.max()
@@ -388,8 +383,9 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
             if max(rows, cols) < 0.5 or max(rows, cols) < 1.3 * min(rows, cols):
                 continue  # no clear lines either way
             axis = 0 if rows > cols else 1
-            # ``line_balance`` of the tile, turned a quarter counter-clockwise for text along the columns (tops
-            # right become tops up): its strips are then the bands of rows, the last column its first row
+            # the balance of the tile's lines (``profile_balance``), the tile turned a quarter counter-clockwise for
+            # text along the columns (tops right become tops up): its strips are then the bands of rows, the last
+            # column its first row
             parts = strips.T if axis == 0 else bands[:, ::-1]
             v, k = profile_balance(straightened(parts.astype(np.float32)))
             along[axis] += k

@@ -126,7 +126,7 @@ def test_faint_strokes_are_not_the_grain_of_the_paper():
     pic = np.clip(pic + rng.normal(0, 14, pic.shape), 0, 255).astype(np.uint8)  # a grainy photo's paper
     norm = cells.normalise(pic, cell=CELL)
     dark = float(np.percentile(norm, 1.5))
-    level = cells._level_below(dark)
+    level = cells.level_below(dark)
     share = ruled.FAINT_SHARE * (1.0 - dark)
     plain = cells.faint_strokes(norm, cell=CELL, share=share, floor=0.0)
     floored = cells.faint_strokes(norm, cell=CELL, share=share,

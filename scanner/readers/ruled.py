@@ -206,8 +206,7 @@ def ungrained(gray: np.ndarray, *, cell: int) -> np.ndarray:
     its print (``GRAINY``); else ``gray`` itself."""
     norm = cells_stage.normalise(gray, cell=cell)
     dark = cells_stage.dark_print(norm)
-    contrast = max(1.0 - dark, 1e-6)
-    if cells_stage.paper_grain(norm, cells_stage.ink_level(norm)) <= GRAINY * contrast:
+    if cells_stage.paper_grain(norm, cells_stage.level_below(dark)) <= GRAINY * max(1.0 - dark, 1e-6):
         return gray
     return cv2.GaussianBlur(gray, (0, 0), SMOOTH * cell)
 
