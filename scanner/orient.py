@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .cells import opencv_alone
 from .grid_find import gray_of
 
 FRAME_CELL = 44  #: most pixels per grid cell of the frame picture (fewer when the photo has fewer)
@@ -277,7 +278,19 @@ def frame_components(mask: np.ndarray, *, cell: int, n: int, margin: float = MAR
     g0, g1 = m - int(0.15 * cell), m + n * cell + int(0.15 * cell)
     marks = mask.astype(np.uint8)
     marks[g0:g1, g0:g1] = 0
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    return labelled(marks)
+
+
+def labelled(marks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(labels (H, W) int32, stats (K, 5) x, y, w, h, area) of the 8-connected components of ``marks`` (H, W)
+    uint8, as ``cv2.connectedComponentsWithStats`` gives them, found by the block-based BBDT (Grana) labelling on
+    the calling thread (``cells.opencv_alone``). The same labels in the same order: BBDT and this OpenCV's
+    default for 8-connectivity (Spaghetti, also on 2 x 2 blocks) both number the components by their first
+    block in raster order (checked equal, stats and labels, on the frames of 40 Takuzu and Sudoku pages).
+    Faster: on a frame of about 1000 x 1000 pixels the default took 9.4 ms alone, about 10 ms of the
+    calling thread in the pipeline when shared with OpenCV's other thread; BBDT alone 3.5 ms."""
+    with opencv_alone():
+        _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(marks, 8, cv2.CV_32S, cv2.CCL_BBDT)
     return labels, stats
 
 
@@ -308,7 +321,7 @@ def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, 
     tall = float(np.median(h[glyph]))
     k = max(3, int(round(1.2 * tall)))
     joined = cv2.dilate(keep.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
-    _, runs, boxes, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    runs, boxes = labelled(joined)
     return Runs(keep, runs, boxes, tall)
 
 
