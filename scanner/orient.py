@@ -271,11 +271,17 @@ class Runs:
     tall: float
 
 
+def _grid_span(cell: int, n: int, margin: float) -> tuple[int, int]:
+    """(first, stop) of the frame's rows and columns ``frame_components`` leaves out: the grid (``n`` cells of
+    ``cell`` pixels, ``margin`` cells from the frame's edge) and a little more."""
+    m = int(round(margin * cell))
+    return m - int(0.15 * cell), m + n * cell + int(0.15 * cell)
+
+
 def frame_components(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:
     """The connected components of a frame's ink ``mask`` (S, S) bool with the grid itself (``n`` cells of
     ``cell`` pixels in the middle) left out: (labels (S, S) int32, stats (K, 5) OpenCV's x, y, w, h, area)."""
-    m = int(round(margin * cell))
-    g0, g1 = m - int(0.15 * cell), m + n * cell + int(0.15 * cell)
+    g0, g1 = _grid_span(cell, n, margin)
     marks = mask.astype(np.uint8)
     marks[g0:g1, g0:g1] = 0
     return labelled(marks)
@@ -299,14 +305,24 @@ FEW_GLYPHS = 32  #: glyphs up to this many are painted box by box, more as one l
 
 def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, min_glyphs: int = 3,
                 shortest: float = 3.0, tallest: float = 1.2, widest: float = 1.5,
-                components: tuple[np.ndarray, np.ndarray] | None = None) -> Runs | None:
+                components: tuple[np.ndarray, np.ndarray] | None = None, quarter: bool = False) -> Runs | None:
     """The glyph-sized components of a frame's ink ``mask`` (S, S) bool (``ink``; text along the rows: turn
-    the mask first for the other direction), the grid itself (``n`` cells of ``cell`` pixels in the middle)
-    left out, joined along the rows by a gap of about a glyph's height (``Runs``); None when fewer than
-    ``min_glyphs`` glyphs are found. A glyph is ``shortest`` pixels to ``tallest`` cells tall and at most
-    ``widest`` cells wide. ``components``: the mask's ``frame_components`` when already found."""
+    the mask first for the other direction, or see ``quarter``), the grid itself (``n`` cells of ``cell`` pixels
+    in the middle) left out, joined along the rows by a gap of about a glyph's height (``Runs``); None when
+    fewer than ``min_glyphs`` glyphs are found. A glyph is ``shortest`` pixels to ``tallest`` cells tall and at
+    most ``widest`` cells wide. ``components``: the mask's ``frame_components`` when already found.
+
+    ``quarter``: the runs of the mask turned a quarter counter-clockwise (``np.rot90(mask, k=1)``, text along
+    the columns), from the unturned ``mask`` and its ``components``: the turned mask's components are the
+    same pixels (a component's height its width), and the grid left out the same square, centred in the
+    frame (``_grid_span``); the glyphs' pixels are found unturned and turned after. The same ``Runs`` as from
+    the turned mask (its labels number the components in another order; only their pixels and sizes count)."""
+    if quarter and sum(_grid_span(cell, n, margin)) != mask.shape[0]:  # (not centred: turned, another square)
+        return joined_runs(np.rot90(mask, k=1), cell=cell, n=n, margin=margin, min_glyphs=min_glyphs,
+                           shortest=shortest, tallest=tallest, widest=widest)
     labels, stats = components if components is not None else frame_components(mask, cell=cell, n=n, margin=margin)
-    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    # (turned a quarter, a component's width is its height and its height its width)
+    w, h, area = (stats[:, 3], stats[:, 2], stats[:, 4]) if quarter else (stats[:, 2], stats[:, 3], stats[:, 4])
     glyph = (area >= 3) & (h >= shortest) & (h <= tallest * cell) & (w <= widest * cell)
     glyph[0] = False
     if glyph.sum() < min_glyphs:
@@ -318,6 +334,8 @@ def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, 
             keep[y:y + hh, x:x + ww] |= labels[y:y + hh, x:x + ww] == i
     else:
         keep = glyph[labels]
+    if quarter:
+        keep = np.ascontiguousarray(np.rot90(keep, k=1))
     tall = float(np.median(h[glyph]))
     k = max(3, int(round(1.2 * tall)))
     joined = cv2.dilate(keep.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
@@ -325,12 +343,14 @@ def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, 
     return Runs(keep, runs, boxes, tall)
 
 
-def text_lines(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN) -> list[np.ndarray]:
+def text_lines(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN,
+               components: tuple[np.ndarray, np.ndarray] | None = None, quarter: bool = False) -> list[np.ndarray]:
     """Row profiles of the whole text lines in a frame's ink ``mask`` (S, S) bool (``ink``; text lines running
-    along the rows: turn the mask first for the other direction), right up to the grid (``joined_runs``): a
-    joined run at least 4 times as long as tall and 3 glyphs long is a line. Each profile is straightened
-    (``aligned_profile``) and has two paper rows either side."""
-    found = joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=5)
+    along the rows: turn the mask first for the other direction, or ask for the ``quarter`` turn), right up to
+    the grid (``joined_runs``, with the mask's ``components`` when already found): a joined run at least 4 times
+    as long as tall and 3 glyphs long is a line. Each profile is straightened (``aligned_profile``) and has two
+    paper rows either side."""
+    found = joined_runs(mask, cell=cell, n=n, margin=margin, min_glyphs=5, components=components, quarter=quarter)
     if found is None:
         return []
     out = []
@@ -413,8 +433,9 @@ def page_turn(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FRAME_
     # the tiles alone cannot tell: read whole text lines too, along both directions (the other one serves
     # ``turn_text.against_shape``: short stacks of letters can outnumber the real lines in the tiles)
     line_zs, joints, splits = [], [], []
+    parts = frame_components(mask, cell=cell, n=n)  # (once for both directions: the same components, turned)
     for a in (0, 1):
-        scores = [line_score(p) for p in text_lines(mask if a == 0 else np.rot90(mask, k=1), cell=cell, n=n)]
+        scores = [line_score(p) for p in text_lines(mask, cell=cell, n=n, components=parts, quarter=a == 1)]
         tiles_z = float(votes[a] / np.sqrt(along[a])) if along[a] else 0.0
         line_zs.append(float(np.sum(scores) / np.sqrt(len(scores))) if scores else 0.0)
         joints.append(round(float((tiles_z + line_zs[a]) / np.sqrt(2.0)), 2))
