@@ -384,10 +384,10 @@ def _spacing_at(ref: np.ndarray, strength: np.ndarray, end: int, *, level: float
     index = np.arange(count, dtype=np.float64)
     coef = _polyfit(index[clear], ref[clear]).tolist()
     slope = [c * float(len(coef) - 1 - i) for i, c in enumerate(coef[:-1])]  # (np.polyder's coefficients)
-    return _value(coef, float(end)), abs(_value(slope, float(end)))
+    return poly_value(coef, float(end)), abs(poly_value(slope, float(end)))
 
 
-def _value(coef: list, x: float) -> float:
+def poly_value(coef: list, x: float) -> float:
     """``np.polyval(coef, x)`` for one point in plain floats: the same products and sums, one at a time."""
     y = 0.0
     for c in coef:

@@ -309,9 +309,9 @@ def test_the_shortcuts_of_the_line_fits_give_what_they_replace_to_the_bit():
             got = rectify._polyfit(x, y, degree)
             assert got.tobytes() == want.tobytes() and rectify._polyfit(x.copy(), y.copy(), degree) is got
             end = float(rng.integers(0, 20))
-            assert rectify._value(got.tolist(), end) == float(np.polyval(want, end))
+            assert rectify.poly_value(got.tolist(), end) == float(np.polyval(want, end))
             slope = [c * float(len(want) - 1 - i) for i, c in enumerate(want.tolist()[:-1])]
-            assert rectify._value(slope, end) == float(np.polyval(np.polyder(want), end))
+            assert rectify.poly_value(slope, end) == float(np.polyval(np.polyder(want), end))
 
 
 def test_a_mesh_corner_followed_a_cell_off_the_quad_gives_way_to_the_quads_even_lattice(monkeypatch):

@@ -93,8 +93,9 @@ def _course(points: np.ndarray, through, at: int) -> np.ndarray:
     """(x, y) at index ``at`` of the quadratic (perspective, curl) through the crossings ``points[through]``
     (``points`` (n + 1, 2) along one line; ``through`` a slice or a boolean mask of its indices)."""
     index = np.arange(len(points), dtype=np.float64)
-    coef = np.polyfit(index[through], points[through], 2)  # (3, 2): x and y along the line
-    return np.array([np.polyval(coef[:, j], float(at)) for j in (0, 1)])
+    coef = np.polyfit(index[through], points[through], 2).T.tolist()  # x's and y's coefficients along the line
+    # (``np.polyval`` of each at one point, in plain floats: the same products and sums)
+    return np.array([rectify.poly_value(coef[0], float(at)), rectify.poly_value(coef[1], float(at))])
 
 
 def dewarped(loaded, cand, *, timer, cell: int = READ_CELL):
