@@ -367,8 +367,8 @@ def text_lines(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN,
     if found is None:
         return []
     out = []
-    for i in range(1, len(found.boxes)):
-        x, y, ww, hh, _ = found.boxes[i]
+    # (the runs' boxes as plain numbers: hundreds of runs, most of them no line, passed over one by one)
+    for i, (x, y, ww, hh, _) in enumerate(found.boxes.tolist()[1:], start=1):
         if ww < 4 * hh or hh < 3 or ww < 3 * found.tall:
             continue
         box = np.zeros((hh + 6, ww), bool)

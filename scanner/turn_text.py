@@ -100,7 +100,7 @@ def _inside(box, other, share: float = 0.5) -> bool:
 def _line_runs(found: orient.Runs) -> list[tuple[int, int, int, int]]:
     """(x, y, w, h) boxes of the runs of ``found`` that are whole text lines (``line_boxes``)."""
     out = []
-    for x, y, ww, hh, _ in found.boxes[1:]:
+    for x, y, ww, hh, _ in found.boxes[1:].tolist():  # (plain numbers: hundreds of runs, most of them no line)
         if ww < 3 * hh or hh < 3 or ww < 3 * found.tall or hh > ONE_LINE * found.tall:
             continue
         out.append((int(x), int(y), int(ww), int(hh)))
