@@ -346,7 +346,7 @@ def joined_runs(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN, 
             x, y, ww, hh = stats[i, :4]
             keep[y:y + hh, x:x + ww] |= labels[y:y + hh, x:x + ww] == i
     else:
-        keep = glyph[labels]
+        keep = np.take(glyph, labels)  # (``glyph[labels]``: the same look-up, ~1 ms less on a frame)
     if quarter:
         keep = np.ascontiguousarray(np.rot90(keep, k=1))
     tall = float(np.median(h[glyph]))
