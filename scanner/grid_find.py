@@ -804,20 +804,23 @@ def lattice_fit(centres: np.ndarray, sizes: np.ndarray,
     c, s = np.cos(axis), np.sin(axis)
     step = np.round(np.stack([c * vec[:, 0] + s * vec[:, 1], -s * vec[:, 0] + c * vec[:, 1]], 1) / pitch[:, None])
     unit = np.abs(step).sum(axis=1) == 1
-    links: dict[int, list[tuple[int, np.ndarray]]] = {}
-    for a, b, d in zip(i[unit], j[unit], step[unit]):
-        links.setdefault(int(a), []).append((int(b), d))
-        links.setdefault(int(b), []).append((int(a), -d))
+    # (the walk in plain numbers: a cell's index is a sum of whole steps, the same floats added one by one, without
+    # numpy's cost per link -- a 20 x 20 has some 800 links)
+    links: dict[int, list[tuple[int, float, float]]] = {}
+    for a, b, (dc, dr) in zip(i[unit].tolist(), j[unit].tolist(), step[unit].tolist()):
+        links.setdefault(a, []).append((b, dc, dr))
+        links.setdefault(b, []).append((a, -dc, -dr))
     if not links:
         return None
     start = max(links, key=lambda a: len(links[a]))
-    index = {start: np.zeros(2)}
+    index = {start: (0.0, 0.0)}
     todo = [start]
     while todo:
         a = todo.pop()
-        for b, d in links[a]:
+        col, row = index[a]
+        for b, dc, dr in links[a]:
             if b not in index:
-                index[b] = index[a] + d
+                index[b] = (col + dc, row + dr)
                 todo.append(b)
     if len(index) < 6:
         return None
