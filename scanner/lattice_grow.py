@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .strokes import RUNS_ON, run_on, thin_strokes
+from .strokes import RUNS_ON, run_on, thin_strokes, with_ink
 
 CELL = 24  #: pixels per cell of the picture a lattice's surroundings are read in
 PAD = 1.5  #: cells of the picture around the lattice (the next cell's band and its closing line)
@@ -124,7 +124,8 @@ def grow(gray: np.ndarray, quad: np.ndarray, n: int | tuple[int, int], *, cell: 
         picture, _ = _picture(gray, to_image, (u0, u1, v0, v1), cell=cell)
         # lines running on: thin strokes only (marks filling the cells, a circle print's discs, are no lines, nor
         # ink between them); a closing line: ink too (a border along a title bar merges with it into one block)
-        (horiz, vert), (h_ink, v_ink) = thin_strokes(picture, ink=False, **shape), thin_strokes(picture, **shape)
+        horiz, vert = thin_strokes(picture, ink=False, **shape)
+        h_ink, v_ink = with_ink(picture, (horiz, vert), block=shape["block"], reach=shape["reach"])
         xs, ys = _lines((u0, u1, v0, v1), cell=cell)
         top = _grows(vert, h_ink, xs, ys[0], -cell)
         bottom = _grows(vert, h_ink, xs, ys[-1], cell)

@@ -7,8 +7,6 @@ Pictures are (H, W) uint8 gray, masks (H, W) uint8 0 / 255.
 """
 from __future__ import annotations
 
-import functools
-
 import cv2
 import numpy as np
 
@@ -30,16 +28,31 @@ def thin_strokes(picture: np.ndarray, *, block: int, thin: int, reach: int,
     """The horizontal and the vertical strokes of ``picture`` (H, W) (each an (H, W) uint8 mask): ink
     (``ink_mask`` over ``block`` pixels; not without ``ink``) or strokes up to ``thin`` pixels wide darker than
     the paper either side (black top-hat), each kept where it runs at least ``reach`` pixels along its axis."""
-    masks = [ink_mask(picture, block=block | 1, offset=6)] if ink else []
+    thin_only = _dark_strokes(picture, thin=thin, reach=reach)
+    return with_ink(picture, thin_only, block=block, reach=reach) if ink else thin_only
+
+
+def with_ink(picture: np.ndarray, strokes: tuple[np.ndarray, np.ndarray], *, block: int,
+             reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """``thin_strokes(picture, ink=True)`` from its strokes without ink (``strokes``, ``thin_strokes(picture,
+    ink=False)`` with the same ``reach``): the ink, kept where it runs ``reach`` pixels along each axis, added
+    to them. For a caller that needs both: the dark strokes are found once."""
+    mask = ink_mask(picture, block=block | 1, offset=6)
+    # (each opened on its own: a line's end next to a block's rim in the ink mask would run on into it)
+    return tuple(np.maximum(lines, cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones(along, np.uint8)))
+                 for lines, along in zip(strokes, ((1, reach), (reach, 1))))
+
+
+def _dark_strokes(picture: np.ndarray, *, thin: int, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """``thin_strokes`` without ink: the strokes up to ``thin`` pixels wide darker than the paper either side,
+    each kept where it runs ``reach`` pixels along its axis (horizontal, vertical)."""
     # (the thin dark strokes across each direction: a line running along a dark block, a title bar, stays a line,
     # where the threshold against the neighbourhood's mean loses it in the block's shade)
     out = []
     for across, along in (((thin, 1), (1, reach)), ((1, thin), (reach, 1))):
         hat = cv2.morphologyEx(picture, cv2.MORPH_BLACKHAT, np.ones(across, np.uint8))
-        strokes = [np.where(hat > STROKE_CONTRAST, 255, 0).astype(np.uint8), *masks]  # (each opened on its own:
-        # a line's end next to a block's rim in the ink mask would run on into it)
-        out.append(functools.reduce(np.maximum, (cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones(along, np.uint8))
-                                                 for m in strokes)))
+        strokes = np.where(hat > STROKE_CONTRAST, 255, 0).astype(np.uint8)
+        out.append(cv2.morphologyEx(strokes, cv2.MORPH_OPEN, np.ones(along, np.uint8)))
     return out[0], out[1]
 
 
