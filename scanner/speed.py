@@ -14,6 +14,12 @@ Cold start: ``scan-solve --json`` run as a new process on ``--cold`` of the phot
 seconds median and max (imports, model loading and the first OpenCV calls included; modules compiled, as
 installed, by an untimed first run).
 
+``--against TREE``: the photos are also read by another checkout of this project (an earlier revision, say
+the one that met a budget), both trees in their own processes, ``--rounds`` times in turn; printed per kind:
+each tree's median of the photos' best reading-thread CPU, and the median and max of this tree's CPU over
+TREE's photo by photo, then the photos this tree takes longest on. On a shared machine whose speed drifts,
+figures measured then by TREE carry over to this tree by these ratios, not by the milliseconds.
+
 The photos: the images given, or by default ``--pages`` synthetic newspaper pages of each kind
 (``scanner.synth``, seeds 0.., enlarged to 12 megapixels and JPEG-encoded, cached in ``--cache``).
 """
@@ -115,6 +121,43 @@ def format_rows(rows: list[dict]) -> str:
     return "\n".join("  ".join(cell.rjust(w) for cell, w in zip(line, widths)) for line in lines)
 
 
+def measure_trees(photos: list[Path], trees: list[Path], *, rounds: int, repeat: int) -> list[dict]:
+    """Per tree (checkouts of this project), the photo's row (``measure_in_process``'s) with the least reading-thread
+    CPU over ``rounds`` runs; the trees run in turn, each in its own process (its own modules, from its own folder)."""
+    best: list[dict] = [{} for _ in trees]
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            for i, tree in enumerate(trees):
+                out = Path(tmp) / f"{i}_{r}.jsonl"
+                env = dict(os.environ, PYTHONPATH=str(tree))
+                subprocess.run([sys.executable, "-m", "scanner.speed", *map(str, photos), "--repeat", str(repeat),
+                                "--cold", "0", "--json", str(out)], cwd=tree, env=env, check=True,
+                               stdout=subprocess.DEVNULL)
+                for line in out.read_text().splitlines():
+                    row = json.loads(line)
+                    if row["photo"] not in best[i] or row["cpu"] < best[i][row["photo"]]["cpu"]:
+                        best[i][row["photo"]] = row
+    return best
+
+
+def format_against(ours: dict, theirs: dict, *, name: str, slowest: int = 5) -> str:
+    """Per kind (of this tree's reading): photos, each tree's median CPU (ms), and the median and max of this tree's
+    CPU over ``theirs`` (``name``) photo by photo; then the ``slowest`` photos of this tree with both CPUs."""
+    shared = [p for p in ours if p in theirs]
+    lines = [f"against {name}: best reading-thread CPU per photo, ms; ratio = this tree / {name}, photo by photo"]
+    for kind in sorted({ours[p]["kind"] for p in shared}):
+        group = [p for p in shared if ours[p]["kind"] == kind]
+        ratios = sorted(ours[p]["cpu"] / theirs[p]["cpu"] for p in group)
+        mine, other = (statistics.median(rows[p]["cpu"] for p in group) for rows in (ours, theirs))
+        lines.append(f"{kind:>9}  photos {len(group)}  this {1000 * mine:.0f}  {name} {1000 * other:.0f}"
+                     f"  ratio median {statistics.median(ratios):.2f} max {ratios[-1]:.2f}")
+    for p in sorted(shared, key=lambda p: -ours[p]["cpu"])[:slowest]:
+        row = ours[p]
+        lines.append(f"  {Path(p).name}  {row['kind']} {row['size']}x{row['size']}  this {1000 * row['cpu']:.0f}"
+                     f"  {name} {1000 * theirs[p]['cpu']:.0f}  ratio {row['cpu'] / theirs[p]['cpu']:.2f}")
+    return "\n".join(lines)
+
+
 def format_slowest(rows: list[dict], count: int, *, stages: int = 5) -> str:
     """The ``count`` photos that took the reading thread the most CPU time (steadier than the wall time on a
     shared machine), slowest first: name, kind and size of the first record (and how many grids gave one),
@@ -142,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path, help="also write the per-photo rows here (JSON Lines)")
     p.add_argument("--slowest", type=int, default=0, metavar="N",
                    help="also list the N photos that took the most CPU, with their longest stages")
+    p.add_argument("--against", type=Path, metavar="TREE",
+                   help="also read the photos with the checkout TREE, in turns, and print this tree's CPU over its")
+    p.add_argument("--rounds", type=int, default=2, help="with --against: runs of each tree, in turns (default 2)")
     args = p.parse_args(argv)
     photos = list(args.photos)
     if not photos:
@@ -160,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     if cold:
         print(f"cold start (scan-solve --json as a new process), {len(cold)} runs: "
               f"median {statistics.median(cold):.2f} s, max {max(cold):.2f} s")
+    if args.against:
+        here = Path(__file__).resolve().parent.parent
+        ours, theirs = measure_trees(photos, [here, args.against.resolve()], rounds=args.rounds, repeat=args.repeat)
+        print(format_against(ours, theirs, name=args.against.name))
     if args.json:
         args.json.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return 0

@@ -46,3 +46,20 @@ def test_slowest_lists_the_photos_taking_most_cpu_first_with_their_longest_stage
     assert lines[0].split() == ["b.jpg", "takuzu", "12x12", "(2", "grids)", "300", "ms", "cpu", "250", "proc", "300",
                                 "read", "120", "find", "80"]
     assert lines[1].split()[:3] == ["a.jpg", "sudoku", "9x9"]
+
+
+def test_against_gives_this_trees_cpu_over_the_others_photo_by_photo():
+    def row(photo, kind, size, cpu):
+        return {"photo": photo, "kind": kind, "size": size, "grids": 1, "seconds": cpu, "cpu": cpu, "timings": {}}
+
+    ours = {"a": row("a", "takuzu", 16, 0.5), "b": row("b", "takuzu", 6, 0.2), "c": row("c", "sudoku", 9, 0.3),
+            "d": row("d", "takuzu", 8, 0.9)}
+    theirs = {"a": row("a", "takuzu", 16, 0.4), "b": row("b", "sudoku", 6, 0.4), "c": row("c", "sudoku", 9, 0.3)}
+    lines = speed.format_against(ours, theirs, name="old", slowest=2).splitlines()
+    # photo d, which the other tree did not read, is left out; photo b counts under this tree's kind
+    assert lines[1].split() == ["sudoku", "photos", "1", "this", "300", "old", "300", "ratio", "median", "1.00",
+                                "max", "1.00"]
+    assert lines[2].split() == ["takuzu", "photos", "2", "this", "350", "old", "400", "ratio", "median", "0.88",
+                                "max", "1.25"]
+    assert lines[3].split()[:2] == ["a", "takuzu"] and lines[3].split()[-1] == "1.25"
+    assert lines[4].split()[0] == "c"
