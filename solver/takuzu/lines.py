@@ -3,13 +3,15 @@
 A *line* (a row or a column) is an int whose bit ``p`` is the value of the
 cell at position ``p``. A line is *valid* when it holds ``n/2`` ones and
 ``n/2`` zeros and no three equal values side by side. For ``n = 20`` there
-are a few thousand valid lines, so a set of lines fits in one Python int
+are 8196 valid lines, so a set of lines fits in one Python int
 used as a bitset over line indices (bit ``k`` = ``LineTable.lines[k]``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -56,24 +58,29 @@ def line_masks(givens) -> tuple[list[int], list[int], list[int], list[int]]:
 
 
 def _valid_lines(n: int) -> list[int]:
+    """Every valid line of size ``n``, ascending: grown a position at a time, all partial lines at once (each
+    with its count of ones, its last value and the run that value ends), keeping those that can still hold
+    ``n/2`` of each value and end in no run of three. In numpy: a 20x20's 8196 lines in ~2 ms, where one
+    Python call per partial line took ~40 ms, on the first 20x20 of a process (a cold start)."""
     half = n // 2
-    out: list[int] = []
-
-    def extend(pos: int, line: int, ones: int, run_value: int, run: int) -> None:
-        if pos == n:
-            out.append(line)
-            return
+    line = np.zeros(1, np.int64)
+    ones = np.zeros(1, np.int64)
+    last = np.full(1, -1, np.int64)
+    run = np.zeros(1, np.int64)
+    for pos in range(n):
+        grown = []
         for v in (0, 1):
             count = ones + v
-            if count > half or (pos + 1 - count) > half:
-                continue
-            new_run = run + 1 if v == run_value else 1
-            if new_run > 2:
-                continue
-            extend(pos + 1, line | (v << pos), count, v, new_run)
+            new_run = np.where(last == v, run + 1, 1)
+            ok = (count <= half) & (pos + 1 - count <= half) & (new_run <= 2)
+            grown.append((line[ok] | (v << pos), count[ok], np.full(int(ok.sum()), v, np.int64), new_run[ok]))
+        line, ones, last, run = (np.concatenate(parts) for parts in zip(*grown))
+    return np.sort(line).tolist()
 
-    extend(0, 0, 0, -1, 0)
-    return sorted(out)
+
+def _bitset(bits: np.ndarray) -> int:
+    """``bits`` (k,) of 0 / 1 as one int whose bit ``i`` is ``bits[i]``."""
+    return int.from_bytes(np.packbits(bits.astype(np.uint8), bitorder="little").tobytes(), "little")
 
 
 @lru_cache(maxsize=None)
@@ -82,16 +89,16 @@ def table(n: int) -> LineTable:
     if n % 2 or n < 2:
         raise ValueError(f"Takuzu lines have an even size, not {n}")
     lines = _valid_lines(n)
+    values = np.array(lines, np.int64)
+    everything = (1 << len(lines)) - 1
     has = []
     for p in range(n):
-        # Bit k of the int is set when lines[k] has a 1 at position p.
-        ones = int("".join("1" if (line >> p) & 1 else "0" for line in reversed(lines)), 2)
-        everything = (1 << len(lines)) - 1
+        ones = _bitset((values >> p) & 1)  # bit k set when lines[k] has a 1 at position p
         has.append((everything & ~ones, ones))
     return LineTable(
         n=n,
         lines=tuple(lines),
         index={line: k for k, line in enumerate(lines)},
         has=tuple(has),
-        everything=(1 << len(lines)) - 1,
+        everything=everything,
     )
