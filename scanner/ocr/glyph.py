@@ -230,10 +230,14 @@ def encloses_hole(glyph: Glyph) -> bool:
     edge through other such pixels (4-connected)."""
     if glyph.blank:
         return False
+    h, w = glyph.image.shape
     for level in HOLE_INKS:
-        paper = np.pad((glyph.image <= level).astype(np.uint8), 1, constant_values=1)
+        # the picture framed by a pixel of paper, so that the fill from a corner reaches every edge pixel (written
+        # into a frame of 1s: ``np.pad`` took ~45 us a glyph, four times the fill)
+        paper = np.ones((h + 2, w + 2), np.uint8)
+        paper[1:-1, 1:-1] = glyph.image <= level
         cv2.floodFill(paper, None, (0, 0), 0, flags=4)
-        if int(paper.sum()) >= HOLE_PIXELS:
+        if cv2.countNonZero(paper) >= HOLE_PIXELS:
             return True
     return False
 
