@@ -218,6 +218,26 @@ TURN_SCREEN = 1.5
 NOT_BINARY = -3.0
 
 
+class TurnedCrops:
+    """The crops of a grid's cells turned ``quarter`` x 90 degrees clockwise (``grid``: n x n ``cells.CellInk`` at
+    their turned places, their crops as seen), each turned when first asked for and kept (the very pixels
+    ``ruled._turn`` gives): a turn screened out after its sample (``read_digits``) needs a dozen of them, and
+    the cells' reading needs none of the inks' other pictures turned."""
+
+    def __init__(self, grid: list, quarter: int):
+        self.grid, self.quarter, self._turned = grid, quarter, {}
+
+    def at(self, places: list) -> list[np.ndarray]:
+        """The turned crops (h, w) uint8 of the cells at ``places`` [(row, col), ...] (turned places; inked cells)."""
+        out = []
+        for rc in places:
+            if rc not in self._turned:
+                crop = self.grid[rc[0]][rc[1]].crop
+                self._turned[rc] = crop if self.quarter == 0 else np.ascontiguousarray(np.rot90(crop, k=-self.quarter))
+            out.append(self._turned[rc])
+        return out
+
+
 def read_digits(inks, engine, *, faint: np.ndarray | None = None) -> list[tuple[float, int, list]]:
     """[(log-likelihood, quarter, candidates), ...] best first: the cells read in the quarter turns (the photo
     turned ``quarter`` x 90 degrees clockwise) that a sample of ``TURN_SAMPLE`` inked cells, read in all four,
@@ -230,25 +250,26 @@ def read_digits(inks, engine, *, faint: np.ndarray | None = None) -> list[tuple[
     sample = {inked[int(i)] for i in np.linspace(0, len(inked) - 1, min(TURN_SAMPLE, len(inked)))} if inked else set()
     turns = []
     for quarter in range(4):
-        grid = inks if quarter == 0 else _turn(inks, quarter)
+        grid = turned_grid(inks, quarter)  # each cell's ink at its turned place (its crop turned in ``crops``)
+        crops = TurnedCrops(grid, quarter)
         weak = np.rot90(faint, k=-quarter)
         where = np.rot90(np.arange(n * n).reshape(n, n), k=-quarter)  # the photo's cell at each turned place
         todo = [(r, c) for r in range(n) for c in range(n) if grid[r][c].crop is not None]
         first = [rc for rc in todo if where[rc] in sample]
-        got = dict(zip(first, engine_read(engine, [grid[r][c].crop for r, c in first], alphabet=DIGITS) if first else []))
+        got = dict(zip(first, engine_read(engine, crops.at(first), alphabet=DIGITS) if first else []))
         probe = [math.log(max(digit_candidates(grid[r][c], got[(r, c)], faint=weak[r, c])[0][1], 1e-12))
                  for r, c in first]
-        turns.append((float(np.mean(probe)) if probe else 0.0, quarter, grid, todo, got, weak))
+        turns.append((float(np.mean(probe)) if probe else 0.0, quarter, grid, crops, todo, got, weak))
     best = max(t[0] for t in turns)
     if len(sample) >= TURN_SAMPLE and best < NOT_BINARY:
         return []  # no turn reads as 0s and 1s: the digits of some other puzzle (a 16 x 16 Sudoku's 1..16, A..G)
     out = []
-    for probe, quarter, grid, todo, got, weak in turns:
+    for probe, quarter, grid, crops, todo, got, weak in turns:
         if probe < best - TURN_SCREEN:
             continue
         rest = [rc for rc in todo if rc not in got]
-        got.update(zip(rest, engine_read(engine, [grid[r][c].crop for r, c in rest], alphabet=DIGITS) if rest else []))
-        holed = dict(zip(todo, glyph_holes(engine, [grid[r][c].crop for r, c in todo]) if todo else []))
+        got.update(zip(rest, engine_read(engine, crops.at(rest), alphabet=DIGITS) if rest else []))
+        holed = dict(zip(todo, glyph_holes(engine, crops.at(todo)) if todo else []))
         odds = unholed_zero_odds([got[rc] for rc in todo], [holed[rc] for rc in todo])
         cands = [[digit_candidates(grid[r][c], got.get((r, c)), faint=weak[r, c], holed=holed.get((r, c)),
                                    zero_odds=odds) for c in range(n)] for r in range(n)]
