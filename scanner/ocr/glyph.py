@@ -25,6 +25,7 @@ INNER = 20
 WORK = 48
 #: Measurements in ``Glyph.stats`` (in this order).
 STATS = ("height", "width", "aspect", "dx", "dy", "contrast", "snr", "fill", "parts", "area")
+SQUARE3 = np.ones((3, 3), np.uint8)  #: the 3 x 3 square pictures are widened by a pixel with (made once)
 
 
 @dataclass(frozen=True)
@@ -36,30 +37,34 @@ class Glyph:
     blank: bool  #: nothing like a mark was found at all
 
 
-def _ink(cell: np.ndarray) -> np.ndarray:
-    """Ink strength 0..1 (float32, the cell's shape): darkness relative to the local background."""
-    g = cell.astype(np.float32)
-    h, w = g.shape
+def _inks(cells: np.ndarray) -> np.ndarray:
+    """Ink strength 0..1 (N, H, W) float32 of each of ``cells`` (N, H, W) uint8: darkness relative to the local
+    background. The closing and the blur are taken on the cells as the channels of one picture (at most
+    ``CHANNELS`` at a time): OpenCV filters each channel alone, giving every cell the values it gives the cell
+    alone (its pixels are integers, which the box sums hold exactly), for one call's overhead instead of one a
+    cell."""
+    n, h, w = cells.shape
     k = max(3, (min(h, w) // 3) | 1)
-    # A closing removes dark strokes thinner than the kernel: what is left is the paper.
-    bg = closing(cell, k=k).astype(np.float32)
-    bg = cv2.blur(bg, (k, k))
+    g = cells.astype(np.float32)
+    bg = np.empty_like(g)
+    for at in range(0, n, CHANNELS):
+        part = np.ascontiguousarray(cells[at:at + CHANNELS].transpose(1, 2, 0))  # (H, W, channels)
+        # A closing removes dark strokes thinner than the kernel: what is left is the paper.
+        closed = closing(part, k=k).astype(np.float32)
+        bg[at:at + CHANNELS] = cv2.blur(closed, (k, k)).reshape(h, w, -1).transpose(2, 0, 1)
     bg = np.maximum(bg, g)
     return (bg - g) / np.maximum(bg, 16.0)
+
+
+#: the most cells ``_inks`` hands OpenCV as the channels of one picture (OpenCV 5 takes at most 128: a 16 x 16
+#: grid's 60 inked cells go in one call)
+CHANNELS = 128
 
 
 def _quantile(a: np.ndarray, q: float) -> float:
     """The ``q`` quantile of ``a``: its k-th smallest value, k = q * (size - 1) rounded (no interpolation).
     Taken from a sort: a glyph's ink is mostly exact zeros, on which ``np.partition`` is ten times slower."""
-    flat = a.ravel()
-    k = min(len(flat) - 1, int(q * (len(flat) - 1) + 0.5))
-    return float(np.sort(flat)[k])
-
-
-def _noise(ink: np.ndarray) -> float:
-    """Pixel noise (a robust sigma from neighbour differences, which smooth strokes hardly affect)."""
-    d = np.abs(ink[:, 1:] - ink[:, :-1])
-    return 1.4826 * _quantile(d, 0.5) / np.sqrt(2.0) + 0.003
+    return _quantiles(a.reshape(1, -1), q)[0]
 
 
 def _resample(cell: np.ndarray) -> np.ndarray:
@@ -71,8 +76,15 @@ def _resample(cell: np.ndarray) -> np.ndarray:
 
 
 def _line_ink(ink: np.ndarray) -> np.ndarray | None:
-    """The part of ``ink`` (never negative) lying on long straight horizontal or vertical runs (grid-line
-    remnants), or None when there is none.
+    """The part of ``ink`` (H, W, never negative) lying on long straight horizontal or vertical runs (grid-line
+    remnants), or None when there is none (``_lines_ink``)."""
+    line, found = _lines_ink(ink[None])
+    return line[0] if found[0] else None
+
+
+def _lines_ink(inks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(The part of each of ``inks`` (N, H, W, never negative) lying on long straight horizontal or vertical runs
+    (grid-line remnants), (N, H, W) float32; (N,) bool: whether a picture holds any).
 
     A grayscale opening with a long thin kernel keeps only runs at least that
     long. Near the edges (outer quarter) runs of 55 % of the side count as lines;
@@ -81,46 +93,50 @@ def _line_ink(ink: np.ndarray) -> np.ndarray | None:
     An opening along rows treats each row alone, so it is taken only on the rows it can leave ink on (the
     same values there): those of the band looked at where some window of the erosion may be all ink
     (``_may_hold``); on any other row every window holds a 0, and the opening is 0 (the same along columns).
-    A crop is mostly whitened paper (ink 0): most glyphs have few such rows or none.
+    A crop is mostly whitened paper (ink 0): most glyphs have few such rows or none. The rows of all the
+    pictures are opened together (one OpenCV call for each kernel, instead of one per picture and kernel).
     """
-    inked = ink > 0.0
-    out = None
+    n, h, w = inks.shape
+    inked = inks > 0.0
+    out = np.zeros_like(inks)
     for axis in (0, 1):  # runs along the rows, then along the columns (opened as the rows of ``ink`` turned)
-        marks = inked if axis == 0 else inked.T
-        count = cv2.reduce(inked.view(np.uint8), 1 - axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
-        turned = ink if axis == 0 else None  # (made when first needed: OpenCV's row filter is the faster)
+        marks = inked if axis == 0 else inked.transpose(0, 2, 1)
+        along = out if axis == 0 else out.transpose(0, 2, 1)
+        turned = inks if axis == 0 else inks.transpose(0, 2, 1)
+        count = marks.sum(axis=2)  # (N, rows): inked pixels along each row
         for frac, band in ((0.55, True), (0.9, False)):
-            k = max(3, int(marks.shape[1] * frac))
-            at = _may_hold(marks, count, k, band=marks.shape[0] // 4 if band else None)
-            if at is None:
+            k = max(3, int(marks.shape[2] * frac))
+            pic, row = np.nonzero(_may_hold(marks, count, k, band=marks.shape[1] // 4 if band else None))
+            if not len(pic):
                 continue
-            turned = np.ascontiguousarray(ink.T) if turned is None else turned
-            opened = cv2.morphologyEx(turned[at], cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
-            out = np.zeros_like(ink) if out is None else out
-            along = out if axis == 0 else out.T
-            along[at] = np.maximum(along[at], opened)
-    if out is None or not out.any():
-        return None
-    # Lines blur into their neighbours: widen by a pixel.
-    return cv2.dilate(out, np.ones((3, 3), np.uint8))
+            rows = np.ascontiguousarray(turned[pic, row])  # (the rows to open, of every picture)
+            opened = cv2.morphologyEx(rows, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+            along[pic, row] = np.maximum(along[pic, row], opened)
+    found = out.reshape(n, -1).any(axis=1)
+    if found.any():
+        # Lines blur into their neighbours: widen by a pixel. (The pictures widened as one, a row of 0 between
+        # each and the next: the ink is never negative, so a 0 beside an edge widens nothing, as no pixel does)
+        apart = np.zeros((n, h + 1, w), np.float32)
+        apart[:, :h] = out
+        out = cv2.dilate(apart.reshape(n * (h + 1), w), SQUARE3).reshape(n, h + 1, w)[:, :h]
+    return out, found
 
 
-def _may_hold(inked: np.ndarray, count: np.ndarray, k: int, *, band: int | None = None) -> np.ndarray | None:
-    """The rows of ``inked`` (rows, length) bool, holding ``count`` inked pixels each, on which an opening by a
-    run of ``k`` pixels may leave ink -- those where some window of its erosion is all ink -- or None; with
-    ``band`` only among the first and the last ``band`` rows. OpenCV's windows are anchored at the kernel's
-    middle (``k // 2``) and cut short by the row's ends: a window is the whole run of ``k`` pixels (``count``
-    at least ``k``), or the first ``k - k // 2`` pixels or more (ink on the first and on the last of those), or
-    the last ``k // 2 + 1`` or more (likewise)."""
-    rows, length = inked.shape
+def _may_hold(inked: np.ndarray, count: np.ndarray, k: int, *, band: int | None = None) -> np.ndarray:
+    """(N, rows) bool: the rows of ``inked`` (N, rows, length) bool, holding ``count`` (N, rows) inked pixels each,
+    on which an opening by a run of ``k`` pixels may leave ink -- those where some window of its erosion is all
+    ink; with ``band`` only among the first and the last ``band`` rows. OpenCV's windows are anchored at the
+    kernel's middle (``k // 2``) and cut short by the row's ends: a window is the whole run of ``k`` pixels
+    (``count`` at least ``k``), or the first ``k - k // 2`` pixels or more (ink on the first and on the last of
+    those), or the last ``k // 2 + 1`` or more (likewise)."""
+    rows, length = inked.shape[1:]
     start, end = k - k // 2, k // 2 + 1
-    least = min(start, end)  # (most rows hold less ink than even the shortest window's: they are passed over)
-    # (row by row in plain numbers: a glyph's few dozen rows, where a dozen array passes cost more)
-    counts = count.tolist()
-    hold = [r for r in range(rows) if counts[r] >= least and (band is None or r < band or r >= rows - band)
-            and (counts[r] >= k or (counts[r] >= start and inked[r, 0] and inked[r, start - 1])
-                 or (counts[r] >= end and inked[r, length - 1] and inked[r, length - end]))]
-    return np.array(hold, dtype=np.intp) if hold else None
+    hold = count >= k
+    hold |= (count >= start) & inked[:, :, 0] & inked[:, :, start - 1]
+    hold |= (count >= end) & inked[:, :, length - 1] & inked[:, :, length - end]
+    if band is not None:
+        hold[:, band:rows - band] = False
+    return hold
 
 
 def _blank(contrast: float, snr: float, side: int) -> Glyph:
@@ -132,19 +148,48 @@ def _blank(contrast: float, snr: float, side: int) -> Glyph:
 
 def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyph:
     """The glyph in ``cell`` (grayscale uint8, any size) as a ``Glyph`` with a ``side`` x ``side`` image."""
-    if cell.ndim == 3:
-        cell = cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY)
-    if min(cell.shape) < 4:
-        return _blank(0.0, 0.0, side)
-    ink = _ink(_resample(cell))
-    line = _line_ink(ink)
-    if line is not None:
-        ink = np.maximum(ink - line, 0.0)
+    return _normalised([cell], side=side, inner=inner)[0]
+
+
+def _normalised(cells: list[np.ndarray], *, side: int, inner: int) -> list[Glyph]:
+    """``normalise`` of each of ``cells``: the cells resampled to the same shape (a grid's, mostly) have their ink
+    measured together (``_inks``, ``_lines_ink``, ``_levels``), each glyph then found in its own."""
+    grays = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in cells]
+    out: list = [_blank(0.0, 0.0, side) if min(g.shape) < 4 else None for g in grays]
+    alike: dict = {}  # resampled shape -> [(index, resampled cell), ...]
+    for i, g in enumerate(grays):
+        if out[i] is None:
+            r = _resample(g)
+            alike.setdefault(r.shape, []).append((i, r))
+    for group in alike.values():
+        inks = _inks(np.stack([r for _, r in group]))
+        line, found = _lines_ink(inks)
+        inks[found] = np.maximum(inks[found] - line[found], 0.0)
+        for (i, _), ink, (peak, med, noise) in zip(group, inks, _levels(inks)):
+            out[i] = _glyph(ink, peak, med, noise, side=side, inner=inner)
+    return out
+
+
+def _levels(inks: np.ndarray) -> list[tuple[float, float, float]]:
+    """(peak, median, noise) of each of ``inks`` (N, H, W): its core's (2 pixels in from the edges) 0.997
+    quantile, its median (``_quantile``) and its pixel noise (a robust sigma from neighbour differences, which
+    smooth strokes hardly affect), the values of all the pictures sorted in one call for each."""
+    n, h, w = inks.shape
+    peaks = _quantiles(inks[:, 2:h - 2, 2:w - 2].reshape(n, -1), 0.997)
+    meds = _quantiles(inks.reshape(n, -1), 0.5)
+    steps = _quantiles(np.abs(inks[:, :, 1:] - inks[:, :, :-1]).reshape(n, -1), 0.5)
+    return [(peak, med, 1.4826 * step / np.sqrt(2.0) + 0.003) for peak, med, step in zip(peaks, meds, steps)]
+
+
+def _quantiles(rows: np.ndarray, q: float) -> list[float]:
+    """``_quantile`` of each of ``rows`` (N, M)."""
+    k = min(rows.shape[1] - 1, int(q * (rows.shape[1] - 1) + 0.5))
+    return np.sort(rows, axis=1)[:, k].tolist()
+
+
+def _glyph(ink: np.ndarray, peak: float, med: float, noise: float, *, side: int, inner: int) -> Glyph:
+    """The ``Glyph`` found in ``ink`` (H, W float32, line remnants taken out) of its ``_levels``."""
     h, w = ink.shape
-    core = ink[2:h - 2, 2:w - 2]
-    peak = _quantile(core, 0.997)
-    med = _quantile(ink, 0.5)
-    noise = _noise(ink)
     snr = (peak - med) / noise
     if peak < 0.04 or snr < 4.0:
         return _blank(peak, snr, side)
@@ -193,7 +238,7 @@ def normalise(cell: np.ndarray, *, side: int = SIDE, inner: int = INNER) -> Glyp
     lut = np.zeros(n, np.uint8)
     lut[keep] = 1
     # the kept pieces widened by a pixel, taken in their box alone (the pieces lie inside it: the same pixels)
-    sel = cv2.dilate(lut[labels[gy0:gy1, gx0:gx1]], np.ones((3, 3), np.uint8))
+    sel = cv2.dilate(lut[labels[gy0:gy1, gx0:gx1]], SQUARE3)
     crop = ink[gy0:gy1, gx0:gx1] * sel
     crop = np.clip((crop - med) / max(peak - med, 1e-3), 0.0, 1.0)
     gh, gw = crop.shape
@@ -245,4 +290,4 @@ def encloses_hole(glyph: Glyph) -> bool:
 def normalise_all(cells: list[np.ndarray], *, side: int = SIDE, inner: int = INNER) -> list[Glyph]:
     """``[normalise(cell) for cell in cells]``, OpenCV kept to the calling thread (``cells.opencv_alone``)."""
     with opencv_alone():
-        return [normalise(cell, side=side, inner=inner) for cell in cells]
+        return _normalised(cells, side=side, inner=inner)
