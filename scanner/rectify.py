@@ -81,21 +81,21 @@ class Mesh:
 
 def _follow(profile_strips: np.ndarray, expected: np.ndarray, *, tol: float) -> tuple[np.ndarray, np.ndarray]:
     """Positions (L, K) of L lines in K strips: in each strip's profile (K, S), the strongest ink near each
-    expected position (L,); also the strength there (L, K)."""
-    k_strips, side = profile_strips.shape
-    pos = np.zeros((len(expected), k_strips))
-    strength = np.zeros_like(pos)
+    expected position (L,); also the strength there (L, K).
+
+    (every line's windows at once: (K, L, W), each window's centre and peak taken along its own W pixels as line
+    by line, the same values)"""
+    side = profile_strips.shape[1]
     offsets = np.arange(-int(tol), int(tol) + 1)
-    for i, e in enumerate(expected):
-        idx = np.clip(np.round(e).astype(int) + offsets, 0, side - 1)
-        window = profile_strips[:, idx]  # (K, W)
-        pos[i], strength[i] = _centre(window, idx), window.max(axis=1)
-    return pos, strength
+    idx = np.clip(np.round(expected).astype(int)[:, None] + offsets[None, :], 0, side - 1)  # (L, W)
+    window = profile_strips[:, idx]  # (K, L, W)
+    return (np.ascontiguousarray(_centre(window, idx).T, dtype=np.float64),
+            np.ascontiguousarray(window.max(axis=-1).T, dtype=np.float64))
 
 
 def _centre(window: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """The weighted centre (in ``idx`` (W,) positions) of the strongest ink of each profile ``window`` (..., W):
-    the pixels at 0.8 of its peak and over, so a thick line is located at its middle."""
+    """The weighted centre (in ``idx`` (W,) positions, or (..., W): each window's own) of the strongest ink of each
+    profile ``window`` (..., W): the pixels at 0.8 of its peak and over, so a thick line is located at its middle."""
     weights = np.where(window >= 0.8 * window.max(axis=-1, keepdims=True), window, 0.0)
     return (weights * idx).sum(axis=-1) / np.maximum(weights.sum(axis=-1), 1e-9)
 
