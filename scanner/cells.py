@@ -369,7 +369,7 @@ def _interiors(ink: np.ndarray, n: int, *, cell: int, cut: int, pairs: bool,
 def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bool = False,
             retrim: float | None = None, halo: int = 3, faint: float | None = None,
             least: list[list[float]] | None = None, keep_whole: bool = False,
-            plain: dict | None = None) -> list[list[CellInk]]:
+            plain: dict | None = None, look=None) -> list[list[CellInk]]:
     """Ink per cell of the dewarped grid ``gray`` (n * cell, n * cell): an n x n list of ``CellInk``.
 
     ``trim`` is the share of the cell cut off each side before looking (the ruled lines live there);
@@ -383,7 +383,10 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
     ``keep_whole``: each crop's pixels before the whitening are kept too (``CellInk.whole``);
     ``plain`` (a dict): the crop (and whole, with ``keep_whole``) each cell looked at again with less trimmed
     (``retrim``) would have had without ``retrim`` is put in it by (row, col) -- ``without_retrim`` then gives
-    what ``measure`` gives without ``retrim``, measured once.
+    what ``measure`` gives without ``retrim``, measured once;
+    ``look(inked, crops_of)``: a look at the ink before the crops are built -- ``inked`` the cells (row, col) that
+    get one, row by row, ``crops_of(cells)`` the crops of some of them (built once: the very arrays returned); it
+    may raise to stop the measure (a screen giving the grid up on a sample of its glyphs pays for those alone).
     """
     norm = normalise(gray, cell=cell)
     dark = dark_print(norm)
@@ -405,8 +408,7 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
             heights[r][c] = height
             if height >= DIGIT_HEIGHT - DOUBT_BAND:
                 glyphs[r, c] = mask
-    crops: dict[tuple[int, int], np.ndarray] = {}
-    wholes: dict[tuple[int, int], np.ndarray] = {}
+    built: dict[tuple[int, int], tuple] = {}  # (crop, whole) of the glyph cells whose crop is built so far
     if glyphs:
         stretched = np.divide(norm - dark, max(1.0 - dark, 0.1))  # clipped to 0..1, x 255 (in place: same values)
         stretched = np.multiply(np.clip(stretched, 0.0, 1.0, out=stretched), 255, out=stretched).astype(np.uint8)
@@ -422,24 +424,35 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
             patch[~cv2.dilate(mask.astype(np.uint8), np.ones((halo, halo), np.uint8)).astype(bool)] = 255
             return patch, whole
 
+        def build(r, c):  # (the cell's crop, its whole): each cell's alone, in any order
+            mask = glyphs[r, c]
+            box = (r * cell + cut, c * cell + cut, (r + 1) * cell - cut, (c + 1) * cell - cut)
+            if _touches_edge(mask) and cut > wide_cut:
+                # the glyph runs into the trimmed-off margin (a tall digit, a mesh a little off): look again
+                # with less trimmed, and take that when the glyph is whole there
+                wy0, wx0 = r * cell + wide_cut, c * cell + wide_cut
+                wy1, wx1 = (r + 1) * cell - wide_cut, (c + 1) * cell - wide_cut
+                wide, _ = _central_glyph(ink[wy0:wy1, wx0:wx1], pairs=pairs)
+                if wide.any() and not _touches_edge(wide):
+                    if plain is not None:
+                        plain[r, c] = crop(mask, *box)
+                    mask, box = wide, (wy0, wx0, wy1, wx1)
+            return crop(mask, *box)
+
+    def crops_of(cells: list[tuple[int, int]]) -> list[np.ndarray]:
+        """The crops of ``cells`` (glyph cells (row, col)), each built once (the very arrays returned)."""
         with opencv_alone():
-            for (r, c), mask in glyphs.items():
-                box = (r * cell + cut, c * cell + cut, (r + 1) * cell - cut, (c + 1) * cell - cut)
-                if _touches_edge(mask) and cut > wide_cut:
-                    # the glyph runs into the trimmed-off margin (a tall digit, a mesh a little off): look again
-                    # with less trimmed, and take that when the glyph is whole there
-                    wy0, wx0 = r * cell + wide_cut, c * cell + wide_cut
-                    wy1, wx1 = (r + 1) * cell - wide_cut, (c + 1) * cell - wide_cut
-                    wide, _ = _central_glyph(ink[wy0:wy1, wx0:wx1], pairs=pairs)
-                    if wide.any() and not _touches_edge(wide):
-                        if plain is not None:
-                            plain[r, c] = crop(mask, *box)
-                        mask, box = wide, (wy0, wx0, wy1, wx1)
-                crops[r, c], whole = crop(mask, *box)
-                if keep_whole:
-                    wholes[r, c] = whole
-    return [[CellInk(height=h, p_filled=1.0 / (1.0 + math.exp(-(h - DIGIT_HEIGHT) / 0.025)), crop=crops.get((r, c)),
-                     whole=wholes.get((r, c)))
+            for r, c in cells:
+                if (r, c) not in built:
+                    built[r, c] = build(r, c)
+        return [built[rc][0] for rc in cells]
+
+    if look is not None:
+        look(list(glyphs), crops_of)
+    crops_of(list(glyphs))
+    return [[CellInk(height=h, p_filled=1.0 / (1.0 + math.exp(-(h - DIGIT_HEIGHT) / 0.025)),
+                     crop=built[r, c][0] if (r, c) in built else None,
+                     whole=built[r, c][1] if (r, c) in built else None)
              for c, h in enumerate(row)] for r, row in enumerate(heights)]
 
 

@@ -134,7 +134,8 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     its symbols read poorly also the readings turned by 90/180/270 degrees (the rules pick among them).
     ``crops_reader(engine, crops, alphabet=)`` replaces ``engine_read`` (e.g. to read two-digit numbers);
     ``pairs``: a cell may print two glyphs side by side (``cells.measure``), read closer to its lines.
-    ``screen(inks)``: a look at the first measure's ink (n x n ``cells.CellInk``), before the second look; it may
+    ``screen(inked, crops_of)``: a look at the first measure's ink before its crops are built (``cells.measure``'s
+    ``look``: the inked cells, row by row, and the crops of those asked for), and so before the second look; it may
     raise to give the grid up. ``give_up(inks)``: true when the measured ink (both looks) is reason enough to read
     nothing (no reading is returned).
     """
@@ -147,9 +148,7 @@ def read_ruled(loaded, cand, engine, *, alphabet: str, values: tuple, timer,
     with timer.stage("ink"):
         opts = dict(retrim=cells_stage.WIDE_TRIM, halo=GLYPH_HALO,
                     **({"trim": PAIR_TRIM, "pairs": True, "faint": FAINT_SHARE} if pairs else {"keep_whole": True}))
-        inks = cells_stage.measure(picture, n, cell=cell, **opts)
-        if screen is not None:
-            screen(inks)
+        inks = cells_stage.measure(picture, n, cell=cell, look=screen, **opts)
         inks = second_look(picture, inks, cell=cell, **opts)
     if give_up is not None and give_up(inks):
         return []

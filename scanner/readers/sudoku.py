@@ -87,14 +87,16 @@ BINARY_SAMPLE, BINARY_SHARE = 16, 0.9
 CIRCLE_IOU = 0.9  #: overlap (intersection / union) of a circle's filled blot with the ellipse of its bounding box
 
 
-def _screen_binary(engine, inks: list, *, screened: list) -> None:
-    """Raise ``_NotSudoku`` when the inked cells of ``inks`` (the first look's, n x n ``cells.CellInk``) are
-    plainly a Takuzu's (``looks_binary``), before the second look at its empty cells (``ruled.second_look``) is
-    paid for; else keep their crops in ``screened`` (``_unless_binary`` need not look at them again)."""
-    crops = [ink.crop for row in inks for ink in row if ink.crop is not None]
-    if looks_binary(engine, crops):
+def _screen_binary(engine, inked: list, crops_of, *, screened: list) -> None:
+    """Raise ``_NotSudoku`` when the inked cells ``inked`` of the first look ((row, col), row by row; ``crops_of``
+    gives their crops: ``cells.measure``'s ``look``) are plainly a Takuzu's (``looks_binary``), before the second
+    look at its empty cells (``ruled.second_look``) is paid for; else keep their crops in ``screened``
+    (``_unless_binary`` need not look at them again). Only the sample's crops are built for the screen:
+    ``looks_binary`` looks at no other (its sample of the sample, at most ``BINARY_SAMPLE``, is the whole of it),
+    so a 16x16 grid given up builds 16 crops rather than 60 - 100."""
+    if looks_binary(engine, crops_of(spread(inked, BINARY_SAMPLE))):
         raise _NotSudoku
-    screened[:] = crops
+    screened[:] = crops_of(inked)
 
 
 def _unless_binary(crops_reader, *, screened: list = ()):
