@@ -196,6 +196,10 @@ def test_the_frame_lattice_fit_counts_its_bands_once_and_gives_the_same_floats()
         for fit in (futoshiki._lattice_fit(horiz, vert, n, x0, y0, x1, y1),
                     futoshiki._lattice_fit(horiz, vert, n, x0, y0, x1, y1, bands=bands)):
             assert repr(fit) == repr(_fit_by_slices(horiz, vert, n, x0, y0, x1, y1))
+        full = _fit_by_slices(horiz, vert, n, x0, y0, x1, y1)
+        for bar in (-0.5, 0.0, 0.1, 0.5, 1.0):  # told what it would take: the fit, or a bound of it not taken
+            got = futoshiki._lattice_fit(horiz, vert, n, x0, y0, x1, y1, bands=bands, wanted=lambda s: s >= bar)
+            assert repr(got) == repr(full) or full <= got < bar
     pic = _lattice(6, 50)  # a drawn lattice: a fit near 1 either way
     mask = (pic < 128).astype(np.uint8) * 255
     horiz = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, 16), np.uint8))

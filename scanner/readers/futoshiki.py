@@ -420,10 +420,12 @@ class _Bands:
 
 
 def _lattice_fit(horiz: np.ndarray, vert: np.ndarray, n: int, x0: float, y0: float, x1: float, y1: float,
-                 *, bands: tuple | None = None) -> float:
+                 *, bands: tuple | None = None, wanted=None) -> float:
     """How well an n x n lattice spanning (x0, y0)..(x1, y1) explains the line ink ``horiz``/``vert`` (H, W)
     uint8: its lines' ink share inside the span less beyond its ends (a frame's line runs on past a lattice).
-    ``bands``: ``(_Bands(vert), _Bands(horiz.T))`` shared by the lattices tried in one outline."""
+    ``bands``: ``(_Bands(vert), _Bands(horiz.T))`` shared by the lattices tried in one outline. ``wanted(fit)``:
+    whether the caller would take a lattice of that fit, when it takes none below some fit: then a vertical lines'
+    fit it would not take is returned without the horizontal lines' (the fit is the lesser of the two, no more)."""
     if bands is None:
         bands = (_Bands(vert), _Bands(horiz.T))
 
@@ -438,7 +440,10 @@ def _lattice_fit(horiz: np.ndarray, vert: np.ndarray, n: int, x0: float, y0: flo
             outside.append(0.0 if math.isnan(beyond) else beyond)
         return float(np.mean(inside) - np.mean(outside))
 
-    return min(along(bands[0], x0, x1, y0, y1), along(bands[1], y0, y1, x0, x1))
+    first = along(bands[0], x0, x1, y0, y1)
+    if wanted is not None and not wanted(first):
+        return first
+    return min(first, along(bands[1], y0, y1, x0, x1))
 
 
 def inner_lattice(small: np.ndarray, quad: np.ndarray):
@@ -469,9 +474,13 @@ def inner_lattice(small: np.ndarray, quad: np.ndarray):
     pairs.sort(key=lambda t: -(t[3] - t[1]) * (t[4] - t[2]))
     best = None
     bands = (_Bands(vert), _Bands(horiz.T))
+
+    def wanted(score: float) -> bool:  # (a lattice of a lesser fit than one taken would not be taken either)
+        return score >= FRAME_FIT and (best is None or score > best[0])
+
     for n, x0, y0, x1, y1 in pairs[:FRAME_TRIES]:
-        score = _lattice_fit(horiz, vert, n, x0, y0, x1, y1, bands=bands)
-        if score >= FRAME_FIT and (best is None or score > best[0]):
+        score = _lattice_fit(horiz, vert, n, x0, y0, x1, y1, bands=bands, wanted=wanted)
+        if wanted(score):
             best = (score, n, x0, y0, x1, y1)
     if best is None:
         return None
