@@ -485,22 +485,31 @@ def fit_mesh(image: np.ndarray, quad: np.ndarray, n: int, *, cell: int = FIT_CEL
 
 def uniform_maps(mesh: Mesh, *, cell: int) -> tuple[np.ndarray, np.ndarray]:
     """``cv2.remap`` maps (N, N) float32 (N = n * cell): for each pixel of the uniform grid picture, where it
-    lies in the image the mesh was fitted on (bilinear inside each cell's quad)."""
+    lies in the image the mesh was fitted on (bilinear inside each cell's quad).
+
+    Worked a row of cells and a coordinate at a time, straight into the map's rows (no (x, y) pairs to split,
+    no transposed copy; a row's float64 terms stay in the cache): each value is the very float64 expression
+    ``(a (1 - tx) + b tx) (1 - ty) + (d (1 - tx) + c tx) ty`` rounded once to float32, as when worked whole --
+    the same maps, about twice as fast."""
     n = mesh.n
     t = (np.arange(cell) + 0.5) / cell  # position inside a cell, 0..1
     p = mesh.points
     # corners of every cell, (n, n, 2) each
     a, b, c, d = p[:-1, :-1], p[:-1, 1:], p[1:, 1:], p[1:, :-1]
-    ty = t[:, None, None]  # (cell, 1, 1)
-    tx = t[None, :, None]  # (1, cell, 1)
-    out = np.empty((n, cell, n, cell, 2), np.float32)
-    for r in range(n):
-        top = a[r][:, None, None, :] * (1 - tx) + b[r][:, None, None, :] * tx  # (n, 1, cell, 2)
-        bottom = d[r][:, None, None, :] * (1 - tx) + c[r][:, None, None, :] * tx
-        block = top * (1 - ty[None]) + bottom * ty[None]  # (n, cell, cell, 2)
-        out[r] = block.transpose(1, 0, 2, 3)
-    out = out.reshape(n * cell, n * cell, 2)
-    return out[..., 0].copy(), out[..., 1].copy()
+    tx = t[None, None, :]  # (1, 1, cell): across a cell
+    ty = t[:, None, None]  # (cell, 1, 1): down a cell
+    upper, lower = np.empty((cell, n, cell)), np.empty((cell, n, cell))  # a row of cells: (y in it, col, x in it)
+    maps = []
+    for k in (0, 1):  # x, then y
+        top = a[..., k, None] * (1 - tx) + b[..., k, None] * tx  # (n, n, cell): row, col, x in the cell
+        bottom = d[..., k, None] * (1 - tx) + c[..., k, None] * tx
+        out = np.empty((n * cell, n * cell), np.float32)
+        for r in range(n):
+            np.multiply(top[r], 1 - ty, out=upper)
+            np.multiply(bottom[r], ty, out=lower)
+            out[r * cell:(r + 1) * cell] = np.add(upper, lower, out=upper).reshape(cell, n * cell)
+        maps.append(out)
+    return maps[0], maps[1]
 
 
 def dewarp(image: np.ndarray, mesh: Mesh, *, cell: int) -> np.ndarray:
