@@ -125,7 +125,7 @@ def looks_binary(engine, crops: list, *, sample: int = BINARY_SAMPLE, share: flo
         return False
     chosen = spread(crops, sample)
     need = share * len(chosen)
-    if sum(_is_circle(c) for c in chosen) >= need:
+    if at_least(need, _is_circle, chosen):
         return True
     for turned in (chosen, [np.ascontiguousarray(np.rot90(c)) for c in chosen]):
         tops = [reading[0] for reading in engine_read(engine, turned, alphabet="0123456789")]
@@ -137,6 +137,18 @@ def looks_binary(engine, crops: list, *, sample: int = BINARY_SAMPLE, share: flo
         if sum(binary) >= need and zeros >= 0.2 * len(chosen):
             return True
     return False
+
+
+def at_least(need: float, test, items: list) -> bool:
+    """Whether ``need`` or more of ``items`` pass ``test`` (``sum(map(test, items)) >= need``), testing no more
+    of them once the count is settled either way (a Sudoku's digits fail the circle test one after another)."""
+    passed, left = 0, len(items)
+    for item in items:
+        if passed >= need or passed + left < need:
+            break
+        passed += bool(test(item))
+        left -= 1
+    return passed >= need
 
 
 def _is_circle(crop: np.ndarray) -> bool:
