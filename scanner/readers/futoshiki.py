@@ -27,7 +27,7 @@ from solver.puzzle import Cell, Grid, Puzzle, Relation
 
 from .. import boxes_find, page_turn, rectify, signs
 from .. import cells as cells_stage
-from ..grid_find import gray_of, ink_mask, same_quad, share_in
+from ..grid_find import gray_of, ink_mask, page, same_quad, share_in
 from ..rectify import Mesh
 from . import GridReading, cells_log_likelihood, ruled, turned_grid
 from .ruled import _turn, dewarp_gray, sharpen
@@ -451,7 +451,7 @@ def inner_lattice(small: np.ndarray, quad: np.ndarray):
     copy (a frame that also holds the title, which the ruled-line finder counts as a grid of another size),
     or None. The outline is rectified and the n + 1 evenly spaced long strokes across and along it that best
     make a lattice (as wide as tall, its lines ending at its border) are taken."""
-    gray = gray_of(small)
+    gray = page(small)[0]  # (``gray_of``, made once for the finders)
     q = np.asarray(quad, np.float64)
     w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
