@@ -410,14 +410,18 @@ def measure(gray: np.ndarray, n: int, *, cell: int, trim: float = 0.1, pairs: bo
                 glyphs[r, c] = mask
     built: dict[tuple[int, int], tuple] = {}  # (crop, whole) of the glyph cells whose crop is built so far
     if glyphs:
-        stretched = np.divide(norm - dark, max(1.0 - dark, 0.1))  # clipped to 0..1, x 255 (in place: same values)
-        stretched = np.multiply(np.clip(stretched, 0.0, 1.0, out=stretched), 255, out=stretched).astype(np.uint8)
+        def stretched(y0, x0, y1, x1):  # the print stretched to 0..255 over (y0, x0)..(y1, x1), uint8
+            # (norm - dark) / span clipped to 0..1, x 255 (in place: same values), worked on the crop's pixels
+            # alone (pixel by pixel, the same values): a grid given up on a sample (``look``) stretches no more
+            out = np.divide(norm[y0:y1, x0:x1] - dark, max(1.0 - dark, 0.1))
+            return np.multiply(np.clip(out, 0.0, 1.0, out=out), 255, out=out).astype(np.uint8)
+
         strokes = None
         if faint is not None:
             strokes = faint_strokes(norm, cell=cell, share=faint * max(1.0 - dark, 0.15),
                                     floor=FAINT_GRAIN * paper_grain(norm, level_below(dark)))
         def crop(mask, y0, x0, y1, x1):  # (the crop, its pixels before the whitening)
-            patch = stretched[y0:y1, x0:x1].copy()
+            patch = stretched(y0, x0, y1, x1)
             whole = patch.copy() if keep_whole else None
             if strokes is not None:
                 mask = _with_faint(mask, ink[y0:y1, x0:x1], strokes[y0:y1, x0:x1])
