@@ -139,10 +139,48 @@ def ink(gray: np.ndarray, *, cell: int) -> np.ndarray:
     # gray < INK * paper for whole-number gray is gray < ceil(INK * paper): one table look-up per pixel
     mask = cv2.compare(gray, cv2.LUT(paper, _INK_LEVELS), cv2.CMP_LT)  # 255 = ink
     long = 2 * cell
-    lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (long, 1)))
-    lines |= cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, long)))
+    lines = line_opening(mask, long, axis=1)
+    lines |= line_opening(mask, long, axis=0)
     lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
     return cv2.bitwise_and(mask, cv2.bitwise_not(lines)) > 0
+
+
+RUN_STEP = 8  #: pixels between the samples ``line_opening`` screens rows (columns) by
+
+
+def line_opening(mask: np.ndarray, long: int, *, axis: int) -> np.ndarray:
+    """``cv2.morphologyEx(mask, cv2.MORPH_OPEN, line)`` of ``mask`` (H, W) uint8 0 / 255 by a line ``long``
+    pixels long along ``axis`` (1: along the rows, a (long, 1) rectangle; 0: down the columns), the same
+    pixels, opened only on the rows (columns) that can keep any. The opening treats each row (column) alone,
+    and OpenCV's erosion counts the picture's outside as ink: a row keeps ink only where it has a run of
+    ``long`` pixels, or of ``long // 2`` at the picture's edge (an edge pixel's window holds that many inside).
+    Such a run covers ``long // RUN_STEP`` (at the edge ``long // 2 // RUN_STEP``, the first or last ones)
+    consecutive samples taken every ``RUN_STEP`` pixels; a row without is all 0. Most of a frame's rows are
+    text, not rules: the ink's two openings took ~7.4 ms of CPU together on the frames of 42 Takuzu pages
+    (880..1500 pixels a side), ~2.7 ms so (checked equal there and on random rules of every length)."""
+    if long < 2 * RUN_STEP or mask.shape[axis] < long:
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
+            cv2.MORPH_RECT, (long, 1) if axis == 1 else (1, long)))
+
+    def span(start, stop):  # (samples start:stop of every row (column), along ``axis``)
+        return (slice(None), slice(start, stop)) if axis == 1 else (slice(start, stop),)
+
+    samples = (mask[:, ::RUN_STEP] if axis == 1 else mask[::RUN_STEP]) > 0  # every RUN_STEP-th pixel along
+    need, edge = long // RUN_STEP, long // 2 // RUN_STEP
+    count = samples.shape[axis] - need + 1
+    inside = samples[span(0, count)].copy()  # ``need`` consecutive samples inked, from each sample on
+    for i in range(1, need):
+        inside &= samples[span(i, i + count)]
+    lines = np.flatnonzero(inside.any(axis=axis) | samples[span(None, edge)].all(axis=axis)
+                           | samples[span(-edge, None)].all(axis=axis))
+    out = np.zeros_like(mask)
+    if len(lines):
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (long, 1))
+        if axis == 1:
+            out[lines] = cv2.morphologyEx(mask[lines], cv2.MORPH_OPEN, kernel)
+        else:  # (the columns opened as rows, turned: OpenCV's row and column openings treat pixels alike)
+            out[:, lines] = cv2.morphologyEx(np.ascontiguousarray(mask.T[lines]), cv2.MORPH_OPEN, kernel).T
+    return out
 
 
 def _runs(on: np.ndarray) -> list[tuple[int, int]]:
