@@ -269,3 +269,65 @@ def test_line_vote_is_the_stepwise_one():
         profile = (rng.random(int(rng.integers(5, 80))) * rng.integers(1, 200)).round().astype(np.float32)
         for weights in (orient.SHAPE_WEIGHTS, orient.LINE_WEIGHTS):
             assert orient.line_vote(profile, weights=weights) == stepwise(profile, weights)
+
+
+def test_line_votes_are_each_lines_own():
+    # lines as long voted at once: each one's vote bit for bit (lengths past numpy's blocks of 8 and 128 too)
+    rng = np.random.default_rng(8)
+    for length in list(range(3, 40)) + [127, 128, 129, 200]:
+        profiles = (rng.random((20, length)) * rng.integers(1, 200, (20, 1))).round().astype(np.float32)
+        profiles[0] = 0  # (no ink: no vote)
+        profiles[1, :2] = profiles[2, -2:] = 0
+        for weights in (orient.SHAPE_WEIGHTS, orient.LINE_WEIGHTS):
+            got = orient.line_votes(profiles, weights=weights)
+            assert got.tobytes() == np.array([orient.line_vote(p, weights=weights) for p in profiles]).tobytes()
+
+
+def _tile_votes_stepwise(sums, size, t, grid):
+    """``orient.tile_votes`` as first written: tile by tile."""
+    row_inks, col_inks = sums.profiles(orient.STRIPS)
+    along, votes = np.zeros(2, dtype=int), np.zeros(2)
+    for y in range(0, size - t + 1, t // 2):
+        for x in range(0, size - t + 1, t // 2):
+            if y + t > grid[0] and y < grid[1] and x + t > grid[0] and x < grid[1]:
+                continue
+            row_ink = row_inks[x // sums.width, y:y + t]
+            if not 0.02 <= int(row_ink.sum()) / (t * t) <= 0.35:
+                continue
+            rows, cols = orient._cv(row_ink), orient._cv(col_inks[y // sums.width, x:x + t])
+            if max(rows, cols) < 0.5 or max(rows, cols) < 1.3 * min(rows, cols):
+                continue
+            axis = 0 if rows > cols else 1
+            strips, bands = sums.tile(y, x, t)
+            v, k = orient.profile_balance(orient.straightened((strips.T if axis == 0 else bands[:, ::-1])
+                                                              .astype(np.float32)))
+            along[axis] += k
+            votes[axis] += v
+    return along, votes
+
+
+def test_tile_votes_are_the_tile_by_tile_ones():
+    # every tile read at once: the same lines and votes as tile by tile, on frames of text turned every way
+    rng = np.random.default_rng(9)
+    page, quad = _page()
+    for turn in range(4):
+        image, corners = _turned(page, quad, turn)
+        cell, _ = orient.frame_cell(corners, N)
+        mask = orient.ink(orient.frame(image, corners, N, cell=cell), cell=cell)
+        m, t = int(round(orient.MARGIN * cell)), orient.TILE * cell
+        grid = (m - cell // 2, m + N * cell + cell // 2)
+        sums = orient.StripSums.of(mask, t // orient.STRIPS)
+        size = mask.shape[0]
+        got, want = orient.tile_votes(sums, size, t, grid), _tile_votes_stepwise(sums, size, t, grid)
+        assert got[0].tolist() == want[0].tolist() and got[1].tobytes() == want[1].tobytes()
+        assert want[0].sum() > 0
+    for width in (16, 30, 44):  # random ink with lines of text-like rows
+        side = width * int(rng.integers(20, 30))
+        mask = (rng.random((side, side)) < 0.15) & (np.arange(side)[:, None] % int(rng.integers(6, 14)) < 5)
+        mask = mask if width != 30 else mask.T.copy()
+        sums = orient.StripSums.of(mask, width)
+        t = orient.STRIPS * width
+        grid = (side // 2 - 3 * width, side // 2 + 3 * width)
+        got, want = orient.tile_votes(sums, side, t, grid), _tile_votes_stepwise(sums, side, t, grid)
+        assert got[0].tolist() == want[0].tolist() and got[1].tobytes() == want[1].tobytes()
+        assert want[0].sum() > 0
