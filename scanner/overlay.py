@@ -56,7 +56,7 @@ def pick_colour(image: np.ndarray, quad: np.ndarray) -> tuple[int, int, int]:
     pixels = region[::step, ::step].reshape(-1, 3)
     if len(pixels) == 0:
         return PALETTE[0]
-    gray = pixels.astype(np.float32).mean(axis=1)
+    gray = _mean_gray(pixels)
     paper = np.median(pixels[gray >= np.percentile(gray, 60)], axis=0)
     dark = pixels[gray <= np.percentile(gray, 8)]
     # the ink's colour: the most saturated of the dark pixels tells coloured print from black
@@ -68,6 +68,19 @@ def pick_colour(image: np.ndarray, quad: np.ndarray) -> tuple[int, int, int]:
         return min(np.linalg.norm(lab - paper_lab), 1.5 * np.linalg.norm(lab[1:] - ink_lab[1:]) + 0.3 * abs(lab[0] - ink_lab[0]))
 
     return max(PALETTE, key=distance)
+
+
+def _mean_gray(pixels: np.ndarray) -> np.ndarray:
+    """(N,) float32 ``pixels.astype(np.float32).mean(axis=1)`` of ``pixels`` (N, 3) uint8, the same values:
+    numpy's float32 mean of 3 whole numbers is their sum (exact) over 3 in float32; summed as whole numbers
+    here, ~0.2 ms rather than ~1.3 ms for the ~43 000 pixels ``pick_colour`` sampled on a 20x20 page (numpy
+    reduces over an axis of 3 slowly)."""
+    total = pixels[:, 0].astype(np.uint16)
+    total += pixels[:, 1]
+    total += pixels[:, 2]
+    gray = total.astype(np.float32)
+    gray /= np.float32(3.0)
+    return gray
 
 
 def _digit_patch(text: str, side: int) -> np.ndarray:
@@ -109,6 +122,16 @@ def label_outline(text: str) -> tuple[np.ndarray, ...]:
     return tuple(c.reshape(-1, 2).astype(np.float64) / OUTLINE_SIDE for c in contours)
 
 
+@functools.lru_cache(maxsize=64)
+def label_points(text: str) -> tuple[np.ndarray, tuple[int, ...]]:
+    """(every point of ``label_outline(text)``'s contours, one after another (P, 1, 2) float64, each contour's
+    number of points): the outline carried into a cell in one ``cv2.perspectiveTransform`` call."""
+    contours = label_outline(text)
+    points = np.concatenate(contours).reshape(-1, 1, 2)
+    points.flags.writeable = False
+    return points, tuple(len(c) for c in contours)
+
+
 def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str], *,
                 colour: tuple[int, int, int] | None = None, inplace: bool = False,
                 quads: np.ndarray | None = None, touched: list | None = None) -> np.ndarray:
@@ -126,16 +149,20 @@ def draw_digits(image: np.ndarray, mesh: Mesh, digits: dict[tuple[int, int], str
     quads = cell_quads(mesh) if quads is None else quads  # (n, n, 4, 2): printed boxes when given
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     shift = 4
-    polygons = []
+    # each label's contours carried at once (``label_points``), every point rounded at once: the same
+    # numbers (point by point) with a few calls rather than three per contour (~1600 on a 20x20 page)
+    carried, counts = [], []
     for (r, c), text in digits.items():
         h = cv2.getPerspectiveTransform(unit, quads[r, c].astype(np.float32))
-        for contour in label_outline(text):
-            pts = cv2.perspectiveTransform(contour.reshape(-1, 1, 2), h).reshape(-1, 2)
-            polygons.append(np.round(pts * (1 << shift)).astype(np.int32))
+        points, sizes = label_points(text)
+        carried.append(cv2.perspectiveTransform(points, h))
+        counts += sizes
+    whole = np.round(np.concatenate(carried).reshape(-1, 2) * (1 << shift)).astype(np.int32)
+    polygons = np.split(whole, np.cumsum(counts)[:-1])
     # one call per cell would do as well; one for all keeps each glyph's holes open (even-odd filling)
     cv2.fillPoly(out, polygons, colour, cv2.LINE_AA, shift)
-    if touched is not None and polygons:
-        ys = np.concatenate([p[:, 1] for p in polygons])
+    if touched is not None and len(whole):
+        ys = whole[:, 1]
         # antialiased edges reach a pixel beyond the outline
         touched.append((int(ys.min() >> shift) - 2, int(ys.max() >> shift) + 3))
     return out
