@@ -227,7 +227,8 @@ class StripSums:
 
     def tile(self, y: int, x: int, side: int) -> tuple[np.ndarray, np.ndarray]:
         """(each row's ink per strip (side, strips), each column's ink per band of rows (strips, side)) of the
-        tile ``mask[y:y + side, x:x + side]`` (``y``, ``x`` and ``side`` multiples of ``width``)."""
+        tile ``mask[y:y + side, x:x + side]`` (``y``, ``x`` and ``side`` multiples of ``width``). (One tile's:
+        ``tile_votes`` takes every tile's at once, and the tests hold it to this.)"""
         w = self.width
         return self.across[y:y + side, x // w:(x + side) // w], self.down[y // w:(y + side) // w, x:x + side]
 
@@ -447,7 +448,8 @@ def text_lines(mask: np.ndarray, *, cell: int, n: int, margin: float = MARGIN,
 def profile_balance(prof: np.ndarray) -> tuple[float, int]:
     """(votes up - votes down, lines) over the text lines of a tile read as rows of text, from its straightened
     row profile ``prof`` (h,) (``aligned_profile``): every line (a run of inked rows, not cut by the tile's
-    edge) votes by the sign of ``line_vote``."""
+    edge) votes by the sign of ``line_vote``. (One tile's: ``tile_votes`` takes every tile's at once, and the
+    tests hold it to this.)"""
     if prof.max() <= 0:
         return 0.0, 0
     on = prof > 0.03 * prof.max()
@@ -464,7 +466,8 @@ def profile_balance(prof: np.ndarray) -> tuple[float, int]:
 def _cv(profile: np.ndarray) -> float:
     """``profile.std() / profile.mean()`` of a tile's profile (t,) int64, 0 without ink: the reductions numpy's
     ``mean`` and ``std`` make (summed as float64, the mean's deviations squared in place, both divided by the
-    count), called as ufuncs -- the same values, without the wrappers' cost (two profiles for most tiles)."""
+    count), called as ufuncs -- the same values, without the wrappers' cost. (One profile's: ``tile_votes`` takes
+    every tile's at once (``_cvs``), and the tests hold it to this.)"""
     count = len(profile)
     total = np.add.reduce(profile, dtype=np.float64)
     m = float(total / count)
